@@ -1,0 +1,106 @@
+"""Command line: ``python -m games simulate GAME --games N --seed S ...`` (PROTOCOL.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any, TextIO
+
+from games import GAMES, get_game
+from games.bots import LEVELS, make_bot
+from games.engine import Game, GameError
+
+
+def play_one(
+    game: Game, players: int | None, options: dict | None, seed: int, levels: list[str]
+) -> dict[str, Any]:
+    """Play one bot-only game from ``seed``; return its log record (PROTOCOL.md)."""
+    state = game.new(players, options, seed)
+    count = state.players
+    if len(levels) == 1:
+        levels = levels * count
+    if len(levels) != count:
+        raise GameError(f"--bots names {len(levels)} levels for {count} seats")
+    bots = [make_bot(level, game, seed * 101 + seat) for seat, level in enumerate(levels)]
+    events: list[dict] = [game.deal_event(state)]
+    moves = 0
+    while not game.is_over(state):
+        for seat in game.to_act(state):
+            move = bots[seat].choose(state, seat)
+            events.append({"seat": seat, "move": move})
+            events.extend(game.apply(state, seat, move))
+            moves += 1
+            if game.is_over(state):
+                break
+    return {
+        "game": game.info.id,
+        "players": count,
+        "options": game.to_json(state)["options"],
+        "seed": seed,
+        "events": events,
+        "result": game.result(state),
+        "moves": moves,
+    }
+
+
+def simulate(args: argparse.Namespace, out: TextIO) -> int:
+    """Run ``args.games`` games, print the summary, write the log if asked."""
+    game = get_game(args.game)
+    options = json.loads(args.options) if args.options else None
+    levels = args.bots.split(",") if args.bots else ["random"]
+    for level in levels:
+        if level not in LEVELS:
+            raise GameError(f"there is no bot level {level!r} (known: {', '.join(LEVELS)})")
+    log = open(args.log, "w", encoding="utf-8") if args.log else None
+    wins: list[int] = []
+    total_moves = 0
+    started = time.perf_counter()
+    try:
+        for i in range(args.games):
+            record = play_one(game, args.players, options, args.seed + i, levels)
+            total_moves += record.pop("moves")
+            if not wins:
+                wins = [0] * record["players"]
+            for seat in record["result"]["winners"]:
+                wins[seat] += 1
+            if log:
+                log.write(json.dumps(record, separators=(",", ":")) + "\n")
+    finally:
+        if log:
+            log.close()
+    seconds = time.perf_counter() - started
+    print(f"game: {game.info.id}", file=out)
+    print(f"games: {args.games}", file=out)
+    print(f"seconds: {seconds:.3f}", file=out)
+    print(f"games per second: {args.games / seconds:.1f}", file=out)
+    print(f"moves per game: {total_moves / max(args.games, 1):.1f}", file=out)
+    print("wins per seat: " + " ".join(f"{seat}:{w}" for seat, w in enumerate(wins)), file=out)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run it; errors print one line and exit 2."""
+    parser = argparse.ArgumentParser(prog="python -m games")
+    commands = parser.add_subparsers(dest="command", required=True)
+    sim = commands.add_parser("simulate", help="play games between bots")
+    sim.add_argument("game", choices=sorted(GAMES))
+    sim.add_argument("--games", type=int, default=1)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--players", type=int)
+    sim.add_argument("--options", help='JSON object, e.g. \'{"preset": "cardstock"}\'')
+    sim.add_argument("--bots", help="one level for all seats, or one per seat: hard,easy,easy,easy")
+    sim.add_argument("--log", help="write one JSON object per game to this file")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    try:
+        return simulate(args, sys.stdout)
+    except (GameError, json.JSONDecodeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

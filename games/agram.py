@@ -1,0 +1,273 @@
+"""Agram: six tricks from a 35-card deck; whoever wins the sixth trick wins the deal.
+
+RULES.md, "Agram". The state keeps hands as card bitmasks and the trick as a list
+of card indexes, so a random playout is a few dozen integer operations a move.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.cards import CARD_INDEX, CARD_NAMES, PLAY_MOVES, SUIT_MASKS, cards_in, mask_of, names_in, shuffled
+from games.cards import deck as make_deck
+from games.engine import NO_EVENTS, Event, Game, GameInfo, Move, Option, deal_hidden, deal_record, winners_of
+from games.tricks import follow_moves, trick_view, trick_winner
+
+DECK = tuple(make_deck(exclude=[r + s for s in "CDHS" for r in "2JQK"] + ["AS"]))
+DECK_MASK = mask_of(DECK)
+TRICKS_PER_DEAL = 6
+
+
+class AgramState:
+    """One game of Agram. Hands and ``played`` are bitmasks; ``trick`` is in play order."""
+
+    __slots__ = (
+        "players",
+        "options",
+        "seed",
+        "target",
+        "deal_number",
+        "dealer",
+        "hands",
+        "trick",
+        "leader",
+        "turn",
+        "tricks_done",
+        "scores",
+        "over",
+        "last",
+        "last_trick",
+        "deal_winner",
+        "voids",
+        "played",
+        "dealt",
+        "stock",
+    )
+
+    players: int
+    options: dict[str, Any]
+    seed: int
+    target: int
+    deal_number: int
+    dealer: int
+    hands: list[int]
+    trick: list[int]
+    leader: int
+    turn: int
+    tricks_done: int
+    scores: list[int]
+    over: bool
+    last: list | None  # [seat, card] of the last play this deal
+    last_trick: list | None  # [leader, cards, winner] of the trick just taken
+    deal_winner: int | None  # who won the previous deal
+    voids: list[int]  # per seat, a mask of the suits it has shown it lacks
+    played: int  # every card played this deal
+    dealt: list[int]  # the hands as dealt, for the log
+    stock: list[int]  # the undealt cards, top first
+
+
+class Agram(Game):
+    """The Agram rules behind the game contract."""
+
+    info = GameInfo(
+        id="agram",
+        name="Agram",
+        min_players=2,
+        max_players=5,
+        default_players=4,
+        options={"target": Option(1, (1, 3, 5, 7))},
+        presets={"cardstock": {"target": 1}},
+    )
+
+    def _new(self, players: int, options: dict[str, Any], seed: int) -> AgramState:
+        state = AgramState()
+        state.players = players
+        state.options = options
+        state.seed = seed
+        state.target = options["target"]
+        state.scores = [0] * players
+        state.over = False
+        state.deal_winner = None
+        state.deal_number = 0
+        state.dealer = random.Random(seed).randrange(players)
+        self._deal(state)
+        return state
+
+    def _deal(self, state: AgramState) -> None:
+        stock = shuffled(list(DECK), state.seed, state.deal_number)
+        n = state.players
+        # One card at a time round the table from the seat after the dealer.
+        hands = [0] * n
+        for i in range(TRICKS_PER_DEAL * n):
+            hands[(state.dealer + 1 + i) % n] |= 1 << stock[i]
+        state.hands = hands
+        state.dealt = list(hands)
+        state.stock = stock[TRICKS_PER_DEAL * n :]
+        state.trick = []
+        state.leader = state.turn = (state.dealer + 1) % n
+        state.tricks_done = 0
+        state.last = None
+        state.last_trick = None
+        state.voids = [0] * n
+        state.played = 0
+
+    def to_act(self, state: AgramState) -> list[int]:
+        """Return the one seat to play, or none once the game is over."""
+        return [] if state.over else [state.turn]
+
+    def legal_moves(self, state: AgramState, seat: int) -> list[Move]:
+        """Return the plays open to ``seat``: follow the led suit if you can."""
+        if state.over or seat != state.turn:
+            return []
+        led = state.trick[0] // 13 if state.trick else None
+        return follow_moves(state.hands[seat], led)
+
+    def why_illegal(self, state: AgramState, seat: int, move: Move) -> str:
+        """Name the rule a refused play breaks."""
+        card = CARD_INDEX.get(move.get("play")) if isinstance(move.get("play"), str) else None
+        if card is None:
+            return f'a move in Agram is {{"play": CARD}}, not {move}'
+        if not state.hands[seat] >> card & 1:
+            return f"{CARD_NAMES[card]} is not in your hand"
+        return f"you must follow suit: {CARD_NAMES[state.trick[0]]} was led"
+
+    def advance(self, state: AgramState, seat: int, move: Move) -> tuple[Event, ...] | list[Event]:
+        """Play a card known to be legal; settle the trick, the deal and the game."""
+        card = CARD_INDEX[move["play"]]
+        bit = 1 << card
+        state.hands[seat] ^= bit
+        state.played |= bit
+        trick = state.trick
+        if trick and card // 13 != trick[0] // 13:
+            state.voids[seat] |= SUIT_MASKS[trick[0] // 13]
+        trick.append(card)
+        state.last = [seat, card]
+        n = state.players
+        if len(trick) < n:
+            state.turn = (seat + 1) % n
+            return NO_EVENTS
+        winner = trick_winner(trick, state.leader, n)
+        state.last_trick = [state.leader, trick, winner]
+        state.trick = []
+        state.leader = state.turn = winner
+        state.tricks_done += 1
+        if state.tricks_done < TRICKS_PER_DEAL:
+            return NO_EVENTS
+        state.scores[winner] += 1
+        state.deal_winner = winner
+        if state.scores[winner] >= state.target:
+            state.over = True
+            return NO_EVENTS
+        state.deal_number += 1
+        state.dealer = (state.dealer + 1) % n
+        self._deal(state)
+        return [self.deal_event(state)]
+
+    def view(self, state: AgramState, seat: int | None) -> dict[str, Any]:
+        """Return the table as ``seat`` sees it: its own hand, the trick, the scores."""
+        n = state.players
+        view: dict[str, Any] = {
+            "phase": "over" if state.over else "play",
+            "turn": None if state.over else state.turn,
+            "hand_counts": [h.bit_count() for h in state.hands],
+            "scores": list(state.scores),
+            "dealer": state.dealer,
+            "deal_number": state.deal_number + 1,
+            "target": state.target,
+            "trick": trick_view(state.trick, state.leader, n),
+            "leader": state.leader,
+            "tricks_played": state.tricks_done,
+            "last_trick": None,
+            "deal_winner": state.deal_winner,
+            "last": None,
+        }
+        if seat is not None:
+            view["hand"] = names_in(state.hands[seat])
+        if state.last is not None:
+            view["last"] = {"seat": state.last[0], "move": PLAY_MOVES[state.last[1]]}
+        if state.last_trick is not None:
+            leader, cards, winner = state.last_trick
+            view["last_trick"] = {"cards": trick_view(cards, leader, n), "winner": winner}
+        if state.over:
+            view["result"] = self.result(state)
+        return view
+
+    def is_over(self, state: AgramState) -> bool:
+        """Return whether a seat has reached the target."""
+        return state.over
+
+    def result(self, state: AgramState) -> dict[str, Any] | None:
+        """Return the deals won per seat and the winners, once over."""
+        if not state.over:
+            return None
+        return {"scores": list(state.scores), "winners": winners_of(state.scores)}
+
+    def to_json(self, state: AgramState) -> dict[str, Any]:
+        """Return the state as plain JSON (cards as strings)."""
+        data = {name: getattr(state, name) for name in AgramState.__slots__}
+        data["hands"] = [names_in(h) for h in state.hands]
+        data["dealt"] = [names_in(h) for h in state.dealt]
+        data["played"] = names_in(state.played)
+        data["trick"] = [CARD_NAMES[c] for c in state.trick]
+        data["stock"] = [CARD_NAMES[c] for c in state.stock]
+        data["last"] = None if state.last is None else [state.last[0], CARD_NAMES[state.last[1]]]
+        if state.last_trick is not None:
+            leader, cards, winner = state.last_trick
+            data["last_trick"] = [leader, [CARD_NAMES[c] for c in cards], winner]
+        return {"game": "agram", **data}
+
+    def from_json(self, data: dict[str, Any]) -> AgramState:
+        """Rebuild a state from ``to_json``'s output."""
+        state = AgramState()
+        for name in AgramState.__slots__:
+            setattr(state, name, data[name])
+        state.options = dict(data["options"])
+        state.scores = list(data["scores"])
+        state.voids = list(data["voids"])
+        state.hands = [mask_of(CARD_INDEX[c] for c in h) for h in data["hands"]]
+        state.dealt = [mask_of(CARD_INDEX[c] for c in h) for h in data["dealt"]]
+        state.played = mask_of(CARD_INDEX[c] for c in data["played"])
+        state.trick = [CARD_INDEX[c] for c in data["trick"]]
+        state.stock = [CARD_INDEX[c] for c in data["stock"]]
+        if data["last"] is not None:
+            state.last = [data["last"][0], CARD_INDEX[data["last"][1]]]
+        if data["last_trick"] is not None:
+            leader, cards, winner = data["last_trick"]
+            state.last_trick = [leader, [CARD_INDEX[c] for c in cards], winner]
+        return state
+
+    def clone(self, state: AgramState) -> AgramState:
+        """Return an independent copy (lists copied; ints and the log record shared)."""
+        copy = AgramState()
+        for name in AgramState.__slots__:
+            setattr(copy, name, getattr(state, name))
+        copy.hands = list(state.hands)
+        copy.trick = list(state.trick)
+        copy.scores = list(state.scores)
+        copy.voids = list(state.voids)
+        return copy
+
+    def determinize(self, state: AgramState, seat: int, rng: random.Random) -> AgramState:
+        """Deal every card ``seat`` has not seen at random, respecting the voids it saw."""
+        copy = self.clone(state)
+        unseen = cards_in(DECK_MASK & ~state.played & ~state.hands[seat])
+        sizes = [0 if s == seat else h.bit_count() for s, h in enumerate(state.hands)]
+        sizes.append(len(state.stock))
+        forbidden = [*state.voids, 0]
+        forbidden[seat] = 0
+        hands = deal_hidden(unseen, sizes, forbidden, rng)
+        for s in range(state.players):
+            if s != seat:
+                copy.hands[s] = hands[s]
+        copy.stock = cards_in(hands[-1])
+        rng.shuffle(copy.stock)
+        copy.seed = rng.getrandbits(32)  # later deals are unknown too
+        return copy
+
+    def deal_event(self, state: AgramState) -> Event:
+        """Return the current deal as laid out, for the simulation log."""
+        return deal_record(state.dealer, state.dealt, state.stock, pool=[], crib=[])
+
+
+GAME = Agram()

@@ -1,0 +1,48 @@
+"""Bot players over the game contract: ``random``, ``easy``, ``normal``, ``hard``.
+
+A bot never re-implements a rule: it asks the game for ``legal_moves``, plays
+``clone``d or ``determinize``d states forward, and reads ``view`` like a person.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from games.engine import Game, GameError, Move
+
+LEVELS = ("random", "easy", "normal", "hard")
+
+
+class Bot(Protocol):
+    """A player: given the full state and its seat, choose a legal move."""
+
+    def choose(self, state: Any, seat: int) -> Move:
+        """Return one of ``game.legal_moves(state, seat)``."""
+        ...
+
+
+class RandomBot:
+    """Plays uniformly among the legal moves, from its own seeded RNG."""
+
+    def __init__(self, game: Game, seed: int = 0) -> None:
+        self.game = game
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Any, seat: int) -> Move:
+        """Return a uniformly random legal move."""
+        moves = self.game.legal_moves(state, seat)
+        return moves[self.rng.randrange(len(moves))]
+
+
+def make_bot(level: str, game: Game, seed: int = 0) -> Bot:
+    """Return a bot of ``level`` for ``game``; raise ``GameError`` for an unknown level."""
+    if level == "random":
+        return RandomBot(game, seed)
+    if level in LEVELS:
+        try:
+            from games.bots import levels
+        except ImportError:
+            return RandomBot(game, seed)  # until the stronger levels land
+        return levels.make(level, game, seed)
+    raise GameError(f"there is no bot level {level!r} (known: {', '.join(LEVELS)})")

@@ -1,0 +1,155 @@
+"""Cards, decks and card sets, shared by every game.
+
+Inside the engine a card is a small integer, ``suit * 13 + rank`` with suits in
+the order C, D, H, S and ranks A (0) low to K (12), so sorting the integers gives
+the project's card order. A set of cards (a hand, a pile) is an ``int`` bitmask
+with bit ``card`` set; the tables below turn masks into sorted card lists and
+ready-made ``{"play": ...}`` moves without a Python loop over the bits.
+
+Outside the engine a card is the two-character string of PROTOCOL.md: rank then
+suit, ``"TD"`` for the ten of diamonds. Only this module converts between them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+RANK_NAMES = (
+    "Ace",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "Jack",
+    "Queen",
+    "King",
+)
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+ACE, TEN, JACK, QUEEN, KING = 0, 9, 10, 11, 12
+
+CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
+FULL_DECK_MASK = (1 << 52) - 1
+SUIT_MASKS: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
+
+# For each suit, for each 13-bit pattern of ranks: the cards it holds, ascending.
+_SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(13 * s + r for r in range(13) if pattern >> r & 1) for pattern in range(1 << 13))
+    for s in range(4)
+)
+
+# Moves are shared, read-only dicts: legal_moves hands out these very objects so
+# the hot path allocates nothing. Callers must not mutate a move they are given.
+PLAY_MOVES: tuple[dict, ...] = tuple({"play": name} for name in CARD_NAMES)
+_PLAY_MOVE_LISTS: tuple[tuple[tuple[dict, ...], ...], ...] = tuple(
+    tuple(tuple(PLAY_MOVES[c] for c in cards) for cards in suit_table) for suit_table in _SUIT_CARDS
+)
+
+
+def suit_of(card: int) -> int:
+    """Return the suit (0..3, C D H S) of a card index."""
+    return card // 13
+
+
+def rank_of(card: int) -> int:
+    """Return the rank (0 = A .. 12 = K) of a card index."""
+    return card % 13
+
+
+def parse_card(text: object) -> int:
+    """Turn ``"QS"`` into its card index; raise ``ValueError`` naming bad input."""
+    try:
+        return CARD_INDEX[text]  # type: ignore[index]
+    except (KeyError, TypeError):
+        raise ValueError(f"{text!r} is not a card (expected e.g. 'QS', 'TD', '2C')") from None
+
+
+def card_name(card: int) -> str:
+    """Return the two-character string of a card index."""
+    return CARD_NAMES[card]
+
+
+def spoken_name(card: int) -> str:
+    """Return a card's name as a person says it: ``"Queen of spades"``."""
+    return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """Return the bitmask holding the given card indexes."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_in(mask: int) -> list[int]:
+    """Return the card indexes of a bitmask, in card order."""
+    return [
+        *_SUIT_CARDS[0][mask & 0x1FFF],
+        *_SUIT_CARDS[1][mask >> 13 & 0x1FFF],
+        *_SUIT_CARDS[2][mask >> 26 & 0x1FFF],
+        *_SUIT_CARDS[3][mask >> 39 & 0x1FFF],
+    ]
+
+
+def suit_cards(mask: int, suit: int) -> tuple[int, ...]:
+    """Return the cards of one suit in a bitmask, in card order."""
+    return _SUIT_CARDS[suit][mask >> (13 * suit) & 0x1FFF]
+
+
+def names_in(mask: int) -> list[str]:
+    """Return the card strings of a bitmask, in card order."""
+    return [CARD_NAMES[c] for c in cards_in(mask)]
+
+
+def play_moves(mask: int) -> list[dict]:
+    """Return the shared ``{"play": card}`` moves for every card of a bitmask."""
+    return [
+        *_PLAY_MOVE_LISTS[0][mask & 0x1FFF],
+        *_PLAY_MOVE_LISTS[1][mask >> 13 & 0x1FFF],
+        *_PLAY_MOVE_LISTS[2][mask >> 26 & 0x1FFF],
+        *_PLAY_MOVE_LISTS[3][mask >> 39 & 0x1FFF],
+    ]
+
+
+def suit_play_moves(mask: int, suit: int) -> list[dict]:
+    """Return the shared ``{"play": card}`` moves for one suit of a bitmask."""
+    return list(_PLAY_MOVE_LISTS[suit][mask >> (13 * suit) & 0x1FFF])
+
+
+def count(mask: int) -> int:
+    """Return how many cards a bitmask holds."""
+    return mask.bit_count()
+
+
+def sort_names(names: Iterable[str]) -> list[str]:
+    """Sort card strings in card order (suit C D H S, then rank A low .. K)."""
+    return sorted(names, key=CARD_INDEX.__getitem__)
+
+
+def deck(exclude: Iterable[str] = ()) -> list[int]:
+    """Return a fresh deck in card order, without the excluded card strings."""
+    skip = {parse_card(name) for name in exclude}
+    return [c for c in range(52) if c not in skip]
+
+
+def shuffled(cards: list[int], seed: int, deal_number: int) -> list[int]:
+    """Return ``cards`` shuffled for one deal of a game, fixed by seed and deal.
+
+    Each deal gathers the whole deck and shuffles it anew; deriving the shuffle
+    from (seed, deal number) means a state needs no RNG of its own to be
+    rebuilt from JSON, and a seed with its moves replays exactly.
+    """
+    stock = list(cards)
+    random.Random(seed * 1_000_003 + deal_number).shuffle(stock)
+    return stock

@@ -1,0 +1,310 @@
+"""The contract every game keeps, and the machinery games share.
+
+A game module exposes one ``Game`` subclass instance (``GAME``). Its methods take
+and return plain states; ``apply`` changes the state in place (``clone`` first
+when you need the old one, as the search bots do). Everything a client sees goes
+through ``view``; nothing else builds what a seat may see.
+
+The contract (see DESIGN.md). Every state has ``players`` (the seat count),
+``options`` (resolved) and ``seed``.
+
+- ``info``: a ``GameInfo``: id, name, player range, options with defaults.
+- ``new(players, options, seed)``: a fresh game, its first deal laid out.
+- ``to_act(state)``: the seats that must act now (several in simultaneous phases).
+- ``legal_moves(state, seat)``: that seat's legal moves, JSON objects in card order.
+- ``apply(state, seat, move)``: check then make a move; returns the chance events
+  it set off (``{"deal": ...}``, ``{"starter": ...}``), usually none.
+- ``view(state, seat | None)``: exactly what that seat or a spectator may see.
+- ``is_over(state)``, ``result(state)``, ``to_json``/``from_json``, ``clone``,
+  ``determinize(state, seat, rng)``, and ``deal_event(state)`` for the logs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.cards import CARD_NAMES, names_in
+
+Move = dict[str, Any]
+Event = dict[str, Any]
+NO_EVENTS: tuple[Event, ...] = ()
+
+
+class GameError(ValueError):
+    """Something asked of a game that it cannot do; ``code`` is the protocol's."""
+
+    code = "bad_request"
+
+
+class OptionsError(GameError):
+    """Unknown option, bad option value or player count, given to ``new``."""
+
+    code = "bad_options"
+
+
+class IllegalMoveError(GameError):
+    """A move that is malformed or not legal now; the state is untouched."""
+
+    code = "illegal_move"
+
+
+class NotYourTurnError(IllegalMoveError):
+    """A move from a seat that is not to act."""
+
+    code = "not_your_turn"
+
+
+class GameOverError(IllegalMoveError):
+    """A move after the game has ended."""
+
+    code = "game_not_running"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its default and the values a host may choose."""
+
+    default: Any
+    choices: tuple[Any, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the option as ``/api/games/`` lists it."""
+        return {"default": self.default, "choices": list(self.choices)}
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is: id, name, player counts, options and presets."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    default_players: int
+    options: dict[str, Option]
+    presets: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the game as ``/api/games/`` lists it (``preset`` is an option)."""
+        options = {name: opt.to_json() for name, opt in self.options.items()}
+        options["preset"] = {"default": "standard", "choices": ["standard", *self.presets]}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "default_players": self.default_players,
+            "options": options,
+        }
+
+    def check_players(self, players: int | None) -> int:
+        """Return the player count, the default when ``None``; raise when out of range."""
+        if players is None:
+            return self.default_players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionsError(f"players must be a whole number, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise OptionsError(
+                f"{self.name} takes {self.min_players} to {self.max_players} players, not {players}"
+            )
+        return players
+
+    def resolve_options(self, given: dict[str, Any] | None) -> dict[str, Any]:
+        """Return every option's value: defaults, then the preset's, then those given.
+
+        ``preset`` names a set of values (``"cardstock"``); options given beside
+        it override the preset's. The result keeps ``preset`` so a table shows it.
+        """
+        given = dict(given or {})
+        if not isinstance(given, dict):
+            raise OptionsError("options must be a JSON object")
+        preset = given.pop("preset", "standard")
+        if preset != "standard" and preset not in self.presets:
+            known = ", ".join(["standard", *self.presets])
+            raise OptionsError(f"{self.name} has no preset {preset!r} (known: {known})")
+        resolved = {name: opt.default for name, opt in self.options.items()}
+        resolved.update(self.presets.get(preset, {}))
+        for name, value in given.items():
+            option = self.options.get(name)
+            if option is None:
+                known = ", ".join([*self.options, "preset"])
+                raise OptionsError(f"{self.name} has no option {name!r} (known: {known})")
+            if not any(value == c and type(value) is type(c) for c in option.choices):
+                choices = ", ".join(repr(c) for c in option.choices)
+                raise OptionsError(f"option {name!r} cannot be {value!r} (choices: {choices})")
+            resolved[name] = value
+        resolved["preset"] = preset
+        return resolved
+
+
+class Game:
+    """Base of every game: the contract's checks, and what all games share.
+
+    Subclasses set ``info`` and implement ``_new``, ``to_act``, ``legal_moves``,
+    ``advance`` (make a move already known to be legal), ``view``, ``is_over``,
+    ``result``, ``to_json``, ``from_json``, ``clone``, ``determinize`` and
+    ``deal_event``; they may refine ``why_illegal`` with game-specific reasons.
+    """
+
+    info: GameInfo
+
+    def new(self, players: int | None = None, options: dict | None = None, seed: int = 0) -> Any:
+        """Start a game: check the player count and options, deal from ``seed``."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionsError(f"seed must be a whole number, not {seed!r}")
+        if options is not None and not isinstance(options, dict):
+            raise OptionsError("options must be a JSON object")
+        count = self.info.check_players(players)
+        return self._new(count, self.info.resolve_options(options), seed)
+
+    def apply(self, state: Any, seat: int, move: Move) -> Sequence[Event]:
+        """Check ``move`` for ``seat`` and make it; raise ``IllegalMoveError`` if not legal.
+
+        Returns the chance events the move set off (a new deal, a start card).
+        The state is changed only when no error is raised.
+        """
+        self.check_move(state, seat, move)
+        return self.advance(state, seat, move)
+
+    def check_move(self, state: Any, seat: int, move: Move) -> None:
+        """Raise the error that explains why ``seat`` may not make ``move`` now."""
+        if self.is_over(state):
+            raise GameOverError("the game is over")
+        if seat not in self.to_act(state):
+            raise NotYourTurnError(f"it is not seat {seat}'s turn")
+        if not isinstance(move, dict) or len(move) != 1:
+            raise IllegalMoveError('a move is a JSON object with one key, such as {"play": "QS"}')
+        if move not in self.legal_moves(state, seat):
+            raise IllegalMoveError(self.why_illegal(state, seat, move))
+
+    def why_illegal(self, state: Any, seat: int, move: Move) -> str:
+        """Say why a move that is not in ``legal_moves`` is refused."""
+        return f"{move} is not a legal move now"
+
+    def random_move(self, state: Any, seat: int, rng: random.Random) -> Move:
+        """Return a uniformly random legal move (the ``random`` bot, the playouts)."""
+        moves = self.legal_moves(state, seat)
+        return moves[int(rng.random() * len(moves))]
+
+    # The rest of the contract, implemented by each game.
+
+    def _new(self, players: int, options: dict[str, Any], seed: int) -> Any:
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> list[int]:
+        """Return the seats that must act now; empty once the game is over."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: Any, seat: int) -> list[Move]:
+        """Return ``seat``'s legal moves (shared objects: do not mutate them)."""
+        raise NotImplementedError
+
+    def advance(self, state: Any, seat: int, move: Move) -> Sequence[Event]:
+        """Make a move known to be legal, without checks (the search bots' path)."""
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """Return what ``seat`` (or a spectator, ``None``) may see."""
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        """Return whether the game has ended."""
+        raise NotImplementedError
+
+    def result(self, state: Any) -> dict[str, Any] | None:
+        """Return ``{"scores": [...], "winners": [...]}`` once over, else ``None``."""
+        raise NotImplementedError
+
+    def to_json(self, state: Any) -> dict[str, Any]:
+        """Return the whole state as plain JSON."""
+        raise NotImplementedError
+
+    def from_json(self, data: dict[str, Any]) -> Any:
+        """Rebuild a state from ``to_json``'s output."""
+        raise NotImplementedError
+
+    def clone(self, state: Any) -> Any:
+        """Return an independent copy of the state."""
+        raise NotImplementedError
+
+    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """Return a full state consistent with what ``seat`` has seen, hidden cards dealt at random."""
+        raise NotImplementedError
+
+    def deal_event(self, state: Any) -> Event:
+        """Return the current deal as laid out: ``{"deal": {"dealer", "hands", "stock", ...}}``."""
+        raise NotImplementedError
+
+
+def winners_of(scores: Sequence[int], lowest_wins: bool = False) -> list[int]:
+    """Return every seat that shares the best score."""
+    best = min(scores) if lowest_wins else max(scores)
+    return [seat for seat, score in enumerate(scores) if score == best]
+
+
+def deal_record(dealer: int, hands: Sequence[int], stock: Sequence[int], **extra: Sequence[int]) -> Event:
+    """Build a ``deal`` log event from masks/lists of card indexes.
+
+    ``hands`` are bitmasks; ``stock`` is a list with its top card first; extra
+    lists (``pool``, ``crib``) are laid out the same way.
+    """
+    deal: dict[str, Any] = {
+        "dealer": dealer,
+        "hands": [names_in(hand) for hand in hands],
+        "stock": [CARD_NAMES[c] for c in stock],
+    }
+    for name, cards in extra.items():
+        deal[name] = [CARD_NAMES[c] for c in cards]
+    return {"deal": deal}
+
+
+def deal_hidden(
+    unseen: list[int],
+    sizes: Sequence[int],
+    forbidden: Sequence[int],
+    rng: random.Random,
+) -> list[int]:
+    """Deal ``unseen`` cards into hands of ``sizes`` at random, as bitmasks.
+
+    ``forbidden[seat]`` is a mask of cards that seat cannot hold (suits it has
+    shown void in). Cards are placed most-constrained first, so a valid deal is
+    found whenever one exists; a determinization is then uniform enough for
+    search, though not exactly the posterior.
+    """
+    cards = list(unseen)
+    rng.shuffle(cards)
+    # Cards fewer seats may hold go first; ties keep the shuffled order.
+    cards.sort(key=lambda c: sum(1 for s, size in enumerate(sizes) if size and not forbidden[s] >> c & 1))
+    hands = [0] * len(sizes)
+    room = list(sizes)
+    if _place(cards, 0, hands, room, forbidden, rng):
+        return hands
+    raise GameError("no deal of the unseen cards fits what this seat has seen")
+
+
+def _place(
+    cards: list[int],
+    index: int,
+    hands: list[int],
+    room: list[int],
+    forbidden: Sequence[int],
+    rng: random.Random,
+) -> bool:
+    if index == len(cards):
+        return True
+    card = cards[index]
+    seats = [s for s in range(len(hands)) if room[s] and not forbidden[s] >> card & 1]
+    # Weight by room left so a seat with many open places takes more cards.
+    rng.shuffle(seats)
+    seats.sort(key=lambda s: -room[s] * rng.random())
+    for seat in seats:
+        hands[seat] |= 1 << card
+        room[seat] -= 1
+        if _place(cards, index + 1, hands, room, forbidden, rng):
+            return True
+        hands[seat] &= ~(1 << card)
+        room[seat] += 1
+    return False
