@@ -1,0 +1,1 @@
+"""The card table's Django project: settings, URLs, ASGI routing and the table app."""
