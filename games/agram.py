@@ -208,6 +208,10 @@ class Agram(Game):
         data = {name: getattr(state, name) for name in AgramState.__slots__}
         data["hands"] = [names_in(h) for h in state.hands]
         data["dealt"] = [names_in(h) for h in state.dealt]
+        # Copies, not the state's own lists: the output is a snapshot that later moves leave alone.
+        data["options"] = dict(state.options)
+        data["scores"] = list(state.scores)
+        data["voids"] = list(state.voids)
         data["played"] = names_in(state.played)
         data["trick"] = [CARD_NAMES[c] for c in state.trick]
         data["stock"] = [CARD_NAMES[c] for c in state.stock]

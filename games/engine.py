@@ -118,9 +118,9 @@ class GameInfo:
         ``preset`` names a set of values (``"cardstock"``); options given beside
         it override the preset's. The result keeps ``preset`` so a table shows it.
         """
-        given = dict(given or {})
-        if not isinstance(given, dict):
+        if given is not None and not isinstance(given, dict):
             raise OptionsError("options must be a JSON object")
+        given = dict(given or {})
         preset = given.pop("preset", "standard")
         if preset != "standard" and preset not in self.presets:
             known = ", ".join(["standard", *self.presets])
