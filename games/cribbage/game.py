@@ -1,0 +1,339 @@
+"""Cribbage for 2, 3 or 4 players (four as partners 0 & 2 against 1 & 3): RULES.md, "Cribbage".
+
+A deal: everyone discards to the crib at once; the start card is cut from the
+stock (his heels); the play pegs around the table with go, 31 and last card; then
+the show is scored at once in order (the seat after the dealer first, the dealer,
+then the crib) and the next deal is laid out. The game ends the moment a side
+reaches the target, wherever that happens. docs/rules.md records the choices.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+from games.cards import CARD_INDEX, CARD_NAMES, FULL_DECK_MASK, JACK, PLAY_MOVES, cards_in, names_in
+from games.cards import play_moves as card_play_moves
+from games.cards import shuffled as shuffled_deck
+from games.cribbage.play import FITS, peg_items
+from games.cribbage.scoring import VALUES, breakdown_cards, score_cards
+from games.cribbage.state import CribbageState, clone_state, state_from_json, state_to_json
+from games.engine import NO_EVENTS, Event, Game, GameInfo, Move, Option, deal_hidden, deal_record, winners_of
+
+GO: Move = {"go": True}
+DISCARD_ONE: tuple[Move, ...] = tuple({"discard": [name]} for name in CARD_NAMES)
+DISCARD_TWO: dict[tuple[int, int], Move] = {
+    (a, b): {"discard": [CARD_NAMES[a], CARD_NAMES[b]]} for a, b in combinations(range(52), 2)
+}
+
+
+class Cribbage(Game):
+    """The Cribbage rules behind the game contract."""
+
+    info = GameInfo(
+        id="cribbage",
+        name="Cribbage",
+        min_players=2,
+        max_players=4,
+        default_players=2,
+        options={"target": Option(121, (61, 121))},
+        presets={"cardstock": {"target": 121}},
+    )
+
+    def _new(self, players: int, options: dict[str, Any], seed: int) -> CribbageState:
+        state = CribbageState()
+        state.players = players
+        state.options = options
+        state.seed = seed
+        state.target = options["target"]
+        state.sides = 2 if players == 4 else players
+        state.scores = [0] * state.sides
+        state.deal_number = 0
+        state.dealer = random.Random(seed).randrange(players)
+        state.show = None
+        self._deal(state)
+        return state
+
+    def _deal(self, state: CribbageState) -> None:
+        n = state.players
+        stock = shuffled_deck(list(range(52)), state.seed, state.deal_number)
+        dealt = 6 if n == 2 else 5
+        hands = [0] * n
+        # One card at a time from the seat after the dealer; three-handed, one to the crib.
+        for i in range(dealt * n):
+            hands[(state.dealer + 1 + i) % n] |= 1 << stock[i]
+        used = dealt * n
+        state.crib_dealt = stock[used : used + 1] if n == 3 else []
+        used += len(state.crib_dealt)
+        state.hands = hands
+        state.dealt = list(hands)
+        state.kept = [0] * n
+        state.crib = sum(1 << c for c in state.crib_dealt)
+        state.stock = stock[used:]
+        state.phase = "discard"
+        state.waiting = (1 << n) - 1
+        state.start = None
+        state.turn = None
+        state.count = 0
+        state.pile = []
+        state.pile_seats = []
+        state.gone = 0
+        state.barred = [0] * n
+        state.last = None
+        state.pegged = []
+
+    # Who acts and what they may do.
+
+    def to_act(self, state: CribbageState) -> list[int]:
+        """Return every seat still to discard, the one seat to play, or none once over."""
+        if state.phase == "discard":
+            return [s for s in range(state.players) if state.waiting >> s & 1]
+        return [] if state.phase == "over" else [state.turn]
+
+    def legal_moves(self, state: CribbageState, seat: int) -> list[Move]:
+        """Return ``seat``'s moves: its discards, the cards that fit under 31, or go."""
+        if state.phase == "discard":
+            if not state.waiting >> seat & 1:
+                return []
+            cards = cards_in(state.hands[seat])
+            if state.players == 2:
+                return [DISCARD_TWO[pair] for pair in combinations(cards, 2)]
+            return [DISCARD_ONE[c] for c in cards]
+        if state.phase != "play" or seat != state.turn:
+            return []
+        fits = state.hands[seat] & FITS[31 - state.count]
+        return card_play_moves(fits) if fits else [GO]
+
+    def why_illegal(self, state: CribbageState, seat: int, move: Move) -> str:
+        """Name the rule a refused move breaks."""
+        hand = state.hands[seat]
+        if state.phase == "discard":
+            size = 2 if state.players == 2 else 1
+            cards = move.get("discard")
+            if not isinstance(cards, list) or not all(isinstance(c, str) and c in CARD_INDEX for c in cards):
+                return f'discard first: {{"discard": [{size} card(s)]}}, not {move}'
+            if len(cards) != size:
+                return f"discard exactly {size} card(s) to the crib"
+            if any(not hand >> CARD_INDEX[c] & 1 for c in cards):
+                return f"you do not hold all of {cards}"
+            return f"list the discarded cards once each, in card order: {move} is not legal"
+        if "go" in move:
+            return "you can play a card, so you may not say go"
+        card = move.get("play")
+        if not isinstance(card, str) or card not in CARD_INDEX:
+            return f'in the play a move is {{"play": CARD}} or {{"go": true}}, not {move}'
+        if not hand >> CARD_INDEX[card] & 1:
+            return f"{card} is not in your hand"
+        return f"{card} would take the count past 31 (it is {state.count})"
+
+    # Making moves.
+
+    def advance(self, state: CribbageState, seat: int, move: Move) -> tuple[Event, ...] | list[Event]:
+        """Make a move known to be legal; cut, peg, show and deal as it sets off."""
+        state.pegged = []
+        if "play" in move:
+            return self._play(state, seat, CARD_INDEX[move["play"]])
+        if "go" in move:
+            state.last = [seat, GO]
+            state.gone |= 1 << seat
+            state.barred[seat] |= FITS[31 - state.count]
+            return self._next_turn(state, seat)
+        discard = [CARD_INDEX[c] for c in move["discard"]]
+        for card in discard:
+            state.hands[seat] ^= 1 << card
+            state.crib |= 1 << card
+        state.waiting &= ~(1 << seat)
+        state.last = [seat, move]
+        return NO_EVENTS if state.waiting else self._cut(state)
+
+    def _score(self, state: CribbageState, seat: int, points: int, kind: str | None = None) -> bool:
+        """Add points to ``seat``'s side (noted in ``pegged`` when ``kind`` is given); True if it won."""
+        side = seat % state.sides
+        state.scores[side] += points
+        if kind is not None:
+            state.pegged.append([seat, kind, points])
+        if state.scores[side] >= state.target:
+            state.phase = "over"
+            state.turn = None
+            return True
+        return False
+
+    def _cut(self, state: CribbageState) -> list[Event]:
+        state.kept = list(state.hands)
+        start = state.start = state.stock[0]
+        state.show = None
+        state.phase = "play"
+        state.turn = (state.dealer + 1) % state.players
+        if start % 13 == JACK:
+            self._score(state, state.dealer, 2, "his heels")
+        return [{"starter": CARD_NAMES[start]}]
+
+    def _play(self, state: CribbageState, seat: int, card: int) -> tuple[Event, ...] | list[Event]:
+        state.hands[seat] ^= 1 << card
+        state.count += VALUES[card % 13]
+        state.pile.append(card)
+        state.pile_seats.append(seat)
+        state.last = [seat, PLAY_MOVES[card]]
+        for kind, points in peg_items(state.pile, state.count):
+            if self._score(state, seat, points, kind):
+                return NO_EVENTS
+        return self._next_turn(state, seat)
+
+    def _next_turn(self, state: CribbageState, seat: int) -> tuple[Event, ...] | list[Event]:
+        """Pass the turn on from ``seat``; end the count when no seat can play."""
+        n = state.players
+        hands = state.hands
+        fits = FITS[31 - state.count]
+        if any(hands[s] & fits and not state.gone >> s & 1 for s in range(n)):
+            # The next seat still in the count; it plays, or says go if nothing fits.
+            for i in range(1, n + 1):
+                s = (seat + i) % n
+                if hands[s] and not state.gone >> s & 1:
+                    state.turn = s
+                    return NO_EVENTS
+        last = state.pile_seats[-1]
+        cards_out = not any(hands)
+        if state.count != 31 and self._score(state, last, 1, "last card" if cards_out else "go"):
+            return NO_EVENTS
+        state.count = 0
+        state.pile = []
+        state.pile_seats = []
+        state.gone = 0
+        for i in range(1, n + 1):
+            s = (last + i) % n
+            if hands[s]:
+                state.turn = s
+                return NO_EVENTS
+        return self._show(state)
+
+    def _show(self, state: CribbageState) -> tuple[Event, ...] | list[Event]:
+        """Score each hand in order, then the crib, stopping at the target; then deal again."""
+        n = state.players
+        start = state.start
+        state.show = []
+        state.turn = None
+        order = [((state.dealer + i) % n, False, state.kept[(state.dealer + i) % n]) for i in range(1, n + 1)]
+        for seat, is_crib, mask in [*order, (state.dealer, True, state.crib)]:
+            points = score_cards(cards_in(mask), start, is_crib)
+            state.show.append([seat, is_crib, mask, start, points])
+            if self._score(state, seat, points):
+                return NO_EVENTS
+        state.deal_number += 1
+        state.dealer = (state.dealer + 1) % n
+        self._deal(state)
+        return [self.deal_event(state)]
+
+    # What each seat sees.
+
+    def view(self, state: CribbageState, seat: int | None) -> dict[str, Any]:
+        """Return the table as ``seat`` sees it: its hand, the count, the start card, the show."""
+        n = state.players
+        playing = state.start is not None
+        view: dict[str, Any] = {
+            "phase": state.phase,
+            "turn": state.turn if state.phase == "play" else None,
+            "hand_counts": [h.bit_count() for h in state.hands],
+            "scores": [state.scores[s % state.sides] for s in range(n)],
+            "dealer": state.dealer,
+            "deal_number": state.deal_number + 1,
+            "target": state.target,
+            "sides": [[s for s in range(n) if s % state.sides == side] for side in range(state.sides)],
+            "to_discard": [s for s in range(n) if state.waiting >> s & 1],
+            "crib_size": state.crib.bit_count(),
+            "start": CARD_NAMES[state.start] if playing else None,
+            "count": state.count,
+            "pile": [
+                {"seat": s, "card": CARD_NAMES[c]} for s, c in zip(state.pile_seats, state.pile, strict=True)
+            ],
+            "gone": [s for s in range(n) if state.gone >> s & 1],
+            "played": [names_in(state.kept[s] & ~state.hands[s]) if playing else [] for s in range(n)],
+            "pegged": [{"seat": s, "kind": kind, "points": points} for s, kind, points in state.pegged],
+            "show": None,
+            "last": None,
+        }
+        if seat is not None:
+            view["hand"] = names_in(state.hands[seat])
+        if state.last is not None:
+            who, move = state.last
+            if "discard" in move and who != seat:
+                move = {"discard": len(move["discard"])}  # others' discards stay face down
+            view["last"] = {"seat": who, "move": move}
+        if state.show is not None:
+            view["show"] = [
+                {
+                    "seat": owner,
+                    "crib": is_crib,
+                    "cards": names_in(mask),
+                    "start": CARD_NAMES[start],
+                    "items": breakdown_cards(cards_in(mask), start, is_crib),
+                    "total": points,
+                }
+                for owner, is_crib, mask, start, points in state.show
+            ]
+        if state.phase == "over":
+            view["result"] = self.result(state)
+        return view
+
+    def is_over(self, state: CribbageState) -> bool:
+        """Return whether a side has reached the target."""
+        return state.phase == "over"
+
+    def result(self, state: CribbageState) -> dict[str, Any] | None:
+        """Return each seat's side score and every seat of the winning side, once over."""
+        if state.phase != "over":
+            return None
+        scores = [state.scores[s % state.sides] for s in range(state.players)]
+        return {"scores": scores, "winners": winners_of(scores)}
+
+    def to_json(self, state: CribbageState) -> dict[str, Any]:
+        """Return the state as plain JSON (cards as strings)."""
+        return state_to_json(state)
+
+    def from_json(self, data: dict[str, Any]) -> CribbageState:
+        """Rebuild a state from ``to_json``'s output."""
+        return state_from_json(data)
+
+    def clone(self, state: CribbageState) -> CribbageState:
+        """Return an independent copy."""
+        return clone_state(state)
+
+    def determinize(self, state: CribbageState, seat: int, rng: random.Random) -> CribbageState:
+        """Deal every card ``seat`` has not seen at random: others' hands, the crib, the stock.
+
+        A seat has seen its own hand and discards, every card played, and the
+        start card once cut; a seat that said go holds no card that fitted then.
+        """
+        copy = self.clone(state)
+        n = state.players
+        own_crib = state.dealt[seat] & state.crib
+        played = [state.kept[s] & ~state.hands[s] for s in range(n)]
+        seen = state.hands[seat] | own_crib | sum(played)
+        if state.start is not None:
+            seen |= 1 << state.start
+        stock_size = len(state.stock) - (state.start is not None)
+        sizes = [0 if s == seat else state.hands[s].bit_count() for s in range(n)]
+        sizes += [(state.crib & ~own_crib).bit_count(), stock_size]
+        forbidden = [0 if s == seat else state.barred[s] for s in range(n)] + [0, 0]
+        dealt = deal_hidden(cards_in(FULL_DECK_MASK & ~seen), sizes, forbidden, rng)
+        copy.kept = list(state.kept)
+        copy.dealt = list(state.dealt)
+        for s in range(n):
+            if s != seat:
+                copy.hands[s] = dealt[s]
+                copy.kept[s] = dealt[s] | played[s] if state.start is not None else 0
+                copy.dealt[s] = dealt[s] | played[s]
+        copy.crib = own_crib | dealt[n]
+        copy.crib_dealt = cards_in(dealt[n])[: len(state.crib_dealt)]
+        stock = cards_in(dealt[n + 1])
+        rng.shuffle(stock)
+        copy.stock = stock if state.start is None else [state.start, *stock]
+        copy.seed = rng.getrandbits(32)  # later deals are unknown too
+        return copy
+
+    def deal_event(self, state: CribbageState) -> Event:
+        """Return the current deal as laid out: hands as dealt, stock top first, the crib's dealt card."""
+        return deal_record(state.dealer, state.dealt, state.stock, pool=[], crib=state.crib_dealt)
+
+
+GAME = Cribbage()

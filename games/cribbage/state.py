@@ -1,0 +1,128 @@
+"""The Cribbage state and its plain-JSON form.
+
+Hands, the crib and the kept hands are card bitmasks; the stock and the current
+count's pile are lists of card indexes. Scores are kept per side: a seat's side is
+``seat % sides`` (two sides of partners with four players, one per seat otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.cards import CARD_INDEX, CARD_NAMES, mask_of, names_in
+
+LIST_OF_MASKS = ("hands", "kept", "dealt")
+CARD_LISTS = ("stock", "pile", "crib_dealt")
+
+
+class CribbageState:
+    """One game of Cribbage, from the deal to the show, deal after deal."""
+
+    __slots__ = (
+        "players",
+        "options",
+        "seed",
+        "target",
+        "sides",
+        "deal_number",
+        "dealer",
+        "phase",
+        "hands",
+        "kept",
+        "dealt",
+        "crib",
+        "crib_dealt",
+        "stock",
+        "waiting",
+        "start",
+        "count",
+        "pile",
+        "pile_seats",
+        "gone",
+        "turn",
+        "barred",
+        "scores",
+        "last",
+        "pegged",
+        "show",
+    )
+
+    players: int
+    options: dict[str, Any]
+    seed: int
+    target: int
+    sides: int  # 2 with four players (partners), else one side per seat
+    deal_number: int
+    dealer: int
+    phase: str  # "discard", "play" or "over"
+    hands: list[int]  # the cards each seat holds now
+    kept: list[int]  # the four each seat kept, for the show (0 before the cut)
+    dealt: list[int]  # the hands as dealt, for the log
+    crib: int
+    crib_dealt: list[int]  # three-handed: the stock card dealt to the crib
+    stock: list[int]  # the undealt cards, top first; once cut, the start is stock[0]
+    waiting: int  # mask of the seats still to discard
+    start: int | None
+    count: int  # the running count of the play
+    pile: list[int]  # the current count's cards, in play order
+    pile_seats: list[int]  # who played each of them
+    gone: int  # mask of the seats that said go in this count
+    turn: int | None
+    barred: list[int]  # per seat, the cards its go showed it does not hold this deal
+    scores: list[int]  # per side
+    last: list | None  # [seat, move] of the last move this deal
+    pegged: list[list]  # [[seat, kind, points]] scored by the last move
+    show: list[list] | None  # [[seat, is_crib, mask, start, points]] of the last show
+
+
+def state_to_json(state: CribbageState) -> dict[str, Any]:
+    """Return the whole state as plain JSON, cards as strings."""
+    data = {name: getattr(state, name) for name in CribbageState.__slots__}
+    for name in LIST_OF_MASKS:
+        data[name] = [names_in(mask) for mask in data[name]]
+    for name in CARD_LISTS:
+        data[name] = [CARD_NAMES[c] for c in data[name]]
+    data["crib"] = names_in(state.crib)
+    data["start"] = None if state.start is None else CARD_NAMES[state.start]
+    if state.show is not None:
+        data["show"] = [
+            [seat, is_crib, names_in(mask), CARD_NAMES[start], points]
+            for seat, is_crib, mask, start, points in state.show
+        ]
+    return {"game": "cribbage", **data}
+
+
+def state_from_json(data: dict[str, Any]) -> CribbageState:
+    """Rebuild a state from ``state_to_json``'s output."""
+    state = CribbageState()
+    for name in CribbageState.__slots__:
+        setattr(state, name, data[name])
+    state.options = dict(data["options"])
+    state.scores = list(data["scores"])
+    state.barred = list(data["barred"])
+    state.pile_seats = list(data["pile_seats"])
+    for name in LIST_OF_MASKS:
+        setattr(state, name, [mask_of(CARD_INDEX[c] for c in names) for names in data[name]])
+    for name in CARD_LISTS:
+        setattr(state, name, [CARD_INDEX[c] for c in data[name]])
+    state.crib = mask_of(CARD_INDEX[c] for c in data["crib"])
+    state.start = None if data["start"] is None else CARD_INDEX[data["start"]]
+    if data["show"] is not None:
+        state.show = [
+            [seat, is_crib, mask_of(CARD_INDEX[c] for c in names), CARD_INDEX[start], points]
+            for seat, is_crib, names, start, points in data["show"]
+        ]
+    return state
+
+
+def clone_state(state: CribbageState) -> CribbageState:
+    """Return an independent copy: the lists a move mutates are copied, the rest shared."""
+    copy = CribbageState()
+    for name in CribbageState.__slots__:
+        setattr(copy, name, getattr(state, name))
+    copy.hands = list(state.hands)
+    copy.scores = list(state.scores)
+    copy.pile = list(state.pile)
+    copy.pile_seats = list(state.pile_seats)
+    copy.barred = list(state.barred)
+    return copy
