@@ -184,6 +184,7 @@ class StealingBundles(Game):
 
     def view(self, state: StealingBundlesState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its hand, the pool, every bundle's top and size."""
+        n = state.players
         view: dict[str, Any] = {
             "phase": "over" if state.over else "play",
             "turn": None if state.over else state.turn,
@@ -204,10 +205,12 @@ class StealingBundles(Game):
             view["last"] = {"seat": state.last[0], "move": PLAY_MOVES[state.last[1]]}
         if state.last_take is not None:
             who, card, stolen, taken = state.last_take
+            # The seats stolen from, in the order taken: play order from the seat after ``who``.
+            order = [(who + i) % n for i in range(1, n)]
             view["last_take"] = {
                 "seat": who,
                 "card": CARD_NAMES[card],
-                "stole": [s for s in range(state.players) if stolen >> s & 1],
+                "stole": [s for s in order if stolen >> s & 1],
                 "pool": names_in(taken),
             }
         if state.over:
