@@ -1,12 +1,49 @@
-"""ASGI entry point: HTTP through Django, websockets through the table consumer."""
+"""ASGI entry point: HTTP through Django, websockets through the table consumer.
+
+The bot driver resumes every game when the server starts: under Daphne as soon
+as its reactor runs (so bots play on after a restart even before anyone
+connects), and in any ASGI server on the first connection or request.
+"""
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardtable.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter  # noqa: E402
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+from cardtable.tables.bots import driver  # noqa: E402
+from cardtable.tables.routing import websocket_urlpatterns  # noqa: E402
+
+router = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)
+
+
+async def application(scope: dict, receive, send) -> None:
+    """Start the bot driver on this loop if needed, then route the scope."""
+    driver.ensure_started()
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    await router(scope, receive, send)
+
+
+# Daphne installs Twisted's asyncio reactor before it imports this module.
+if "daphne.server" in sys.modules and "twisted.internet.reactor" in sys.modules:
+    from twisted.internet import reactor
+
+    reactor.callWhenRunning(driver.ensure_started)

@@ -48,7 +48,16 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "cardtable.tables",
 ]
+
+# The pages (lobby, table) live in their own app when it exists.
+try:
+    import cardtable.web  # noqa: F401
+
+    INSTALLED_APPS.append("cardtable.web")
+except ImportError:
+    pass
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -128,11 +137,21 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 LOGIN_URL = "/admin/login/"
+CSRF_FAILURE_VIEW = "cardtable.tables.api.csrf_failure"
 
 # The table's timing: seconds a bot waits before it moves, and seconds a seated
 # human may be away before a bot plays for them.
 BOT_PAUSE = float(os.environ.get("BOT_PAUSE", "0.7"))
 DISCONNECT_GRACE = float(os.environ.get("DISCONNECT_GRACE", "30"))
+# The level of the bot that plays for an absent human.
+STAND_IN_LEVEL = os.environ.get("STAND_IN_LEVEL", "easy")
+# Presence: an open websocket refreshes its row every HEARTBEAT seconds; a row
+# older than TTL belongs to a process that died.
+CONNECTION_HEARTBEAT = float(os.environ.get("CONNECTION_HEARTBEAT", "15"))
+CONNECTION_TTL = float(os.environ.get("CONNECTION_TTL", "45"))
+# Per-connection rate limits (messages a second, and the burst allowed).
+WS_RATE, WS_BURST = 20.0, 60.0
+CHAT_RATE, CHAT_BURST = 0.5, 5.0
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", True)

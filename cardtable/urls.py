@@ -5,14 +5,8 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("", include("cardtable.tables.urls")),
 ]
-
-try:
-    import cardtable.tables.urls  # noqa: F401
-
-    urlpatterns.append(path("", include("cardtable.tables.urls")))
-except ImportError:  # the table app lands in a later commit
-    pass
 
 try:
     import cardtable.web.urls  # noqa: F401

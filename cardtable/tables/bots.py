@@ -1,0 +1,164 @@
+"""The bot driver: the server plays the bots' turns and stands in for absent humans.
+
+After every change (``poke``) the driver looks at the table: when a bot, or a
+stand-in for a human whose grace ran out, is to act, it waits ``BOT_PAUSE``
+seconds, computes the move in a worker thread (so a slow bot never stalls the
+event loop or other tables) and makes it through ``services.apply_move`` with the
+version it read, like any client. If a human or another process moved first the
+move is refused and the driver simply looks again. Nothing lives only here: after
+a restart ``resume_all`` finds every game being played in the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from cardtable.tables import presence, services
+from cardtable.tables.errors import TableError
+from cardtable.tables.models import Match, MoveRecord, Table
+from games import get_game
+from games.bots import make_bot
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Job:
+    """Bot turns to take at one version of a table."""
+
+    version: int
+    game: str
+    state: dict
+    seed: int
+    seats: list[tuple[int, str, str]]  # (seat, bot level, by)
+
+
+def next_job(table_id: str) -> Job | None:
+    """Return the bot turns pending at a table, or ``None`` when no bot is to act."""
+    table = Table.objects.filter(pk=table_id, status=Table.PLAYING).first()
+    if table is None:
+        return None
+    game = get_game(table.game)
+    to_act = game.to_act(game.from_json(table.state))
+    seats = {s.index: s for s in table.seats.filter(index__in=to_act)}
+    turns = []
+    for index in to_act:
+        seat = seats[index]
+        if seat.bot_level:
+            turns.append((index, seat.bot_level, MoveRecord.BOT))
+        elif seat.stand_in:
+            turns.append((index, settings.STAND_IN_LEVEL, MoveRecord.STAND_IN))
+    if not turns:
+        return None
+    seed = Match.objects.filter(table=table, number=table.game_number).values_list("seed", flat=True).first()
+    return Job(table.version, table.game, table.state, seed or 0, turns)
+
+
+def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
+    """Compute a bot's move (runs in a worker thread)."""
+    game = get_game(game_id)
+    state = game.from_json(state_json)
+    return make_bot(level, game, seed).choose(state, seat)
+
+
+class BotDriver:
+    """Schedules bot turns and grace takeovers on the server's event loop."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.tasks: dict[str, asyncio.Task] = {}
+        self.again: set[str] = set()
+        self.timers: list[asyncio.TimerHandle] = []
+        self.resuming: asyncio.Task | None = None
+
+    def ensure_started(self) -> None:
+        """Bind to the running loop and resume every game, once per loop (server start)."""
+        loop = asyncio.get_running_loop()
+        if self.loop is loop:
+            return
+        self.reset()
+        self.loop = loop
+        self.resuming = loop.create_task(self.resume_all())
+
+    def reset(self) -> None:
+        """Forget every scheduled turn and timer (a process stopping, or a test simulating it)."""
+        for task in self.tasks.values():
+            task.cancel()
+        for timer in self.timers:
+            timer.cancel()
+        self.tasks, self.again, self.timers, self.loop = {}, set(), [], None
+
+    async def resume_all(self) -> None:
+        """Resume every game in the database: bots' turns and running graces."""
+        self.loop = asyncio.get_running_loop()
+        playing, graces = await database_sync_to_async(presence.recover)()
+        for table_id in playing:
+            self._poke(table_id)
+        for table_id, index, delay in graces:
+            self.schedule_grace(table_id, index, delay)
+
+    def poke(self, table_id: str) -> None:
+        """Look at a table soon (thread-safe; a no-op when no loop runs in this process)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            if asyncio.get_running_loop() is loop:
+                self._poke(table_id)
+                return
+        except RuntimeError:
+            pass
+        loop.call_soon_threadsafe(self._poke, table_id)
+
+    def _poke(self, table_id: str) -> None:
+        task = self.tasks.get(table_id)
+        if task is not None and not task.done():
+            self.again.add(table_id)
+            return
+        self.tasks[table_id] = asyncio.get_running_loop().create_task(self._drive(table_id))
+
+    async def _drive(self, table_id: str) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            self.again.discard(table_id)
+            job = await database_sync_to_async(next_job)(table_id)
+            if job is None:
+                if table_id in self.again:
+                    continue
+                return
+            await asyncio.sleep(settings.BOT_PAUSE)
+            for seat, level, by in job.seats:
+                seed = (job.seed * 1_000_003 + job.version * 31 + seat) & 0x7FFFFFFF
+                try:
+                    move = await loop.run_in_executor(None, choose, job.game, job.state, seat, level, seed)
+                    await database_sync_to_async(services.apply_move)(
+                        table_id, move, job.version, seat=seat, by=by
+                    )
+                except TableError as error:  # someone moved first: look again
+                    log.debug("bot move at %s refused: %s", table_id, error.code)
+                except Exception:
+                    log.exception("bot failed at table %s", table_id)
+                    return
+
+    def schedule_grace(self, table_id: str, index: int, delay: float) -> None:
+        """Check after ``delay`` seconds whether a bot should stand in for an absent human."""
+        if self.loop is None or self.loop.is_closed():
+            return
+        self.timers = [t for t in self.timers if not t.cancelled()]
+        self.timers.append(self.loop.call_later(delay, self._grace_due, table_id, index))
+
+    def _grace_due(self, table_id: str, index: int) -> None:
+        asyncio.get_running_loop().create_task(self._grace(table_id, index))
+
+    async def _grace(self, table_id: str, index: int) -> None:
+        if await database_sync_to_async(presence.grace_expired)(table_id, index):
+            self._poke(table_id)
+
+
+driver = BotDriver()

@@ -1,0 +1,44 @@
+"""Waking connections after a change: the channel layer carries "look again", never the truth.
+
+A message on a table's group says only that the table changed (and its new
+version); each connection then reads the table from the database and builds the
+state for its own seat. A connection that missed a wake gets the truth on
+``sync`` or reconnect.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+
+def group_name(table_id: str) -> str:
+    """Return the channel-layer group of a table's connections."""
+    return f"table.{table_id}"
+
+
+def table_changed(table_id: str, version: int) -> None:
+    """Wake every connection of the table (from sync code, after commit) and the bot driver."""
+    _send(table_id, {"type": "table.changed", "version": version})
+    from cardtable.tables.bots import driver
+
+    driver.poke(table_id)
+
+
+def chat(table_id: str, message: dict) -> None:
+    """Send a chat line to every connection of the table (from sync code, after commit)."""
+    _send(table_id, {"type": "table.chat", "message": message})
+
+
+def _send(table_id: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group_name(table_id), message)
+    except Exception:  # a lost wake is repaired by sync/reconnect; never undo a committed move
+        log.exception("could not wake table %s", table_id)

@@ -1,0 +1,168 @@
+"""The table's websocket: a thin transport between PROTOCOL.md messages and the services.
+
+The consumer parses and checks a frame's shape, hands the request to
+``services``, and answers with an error or lets the resulting wake bring the
+new state. It keeps no game state: every state it sends is built fresh by
+``state.state_message`` for its own player's seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from cardtable.tables import broadcast, presence, services
+from cardtable.tables.bots import driver
+from cardtable.tables.errors import TableError
+from cardtable.tables.identity import player_from_scope
+from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket
+from cardtable.tables.models import ChatMessage, Player, Table
+from cardtable.tables.state import state_message
+
+# Each message type and the fields it must carry, with their JSON types.
+SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "sit": {"seat": int},
+    "stand": {},
+    "bot": {"seat": int, "level": str},
+    "unbot": {"seat": int},
+    "start": {},
+    "move": {"move": dict, "version": int},
+    "sync": {},
+    "chat": {"text": str},
+    "rematch": {},
+}
+
+
+def _recent_chat(table_id: str) -> list[dict]:
+    lines = ChatMessage.objects.filter(table_id=table_id).order_by("-at", "-id")[:50]
+    return [line.to_json() for line in reversed(lines)]
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """One websocket at one table, for a player (seated or not) or a spectator."""
+
+    table_id: str
+    player: Player | None
+    sent_version = -1
+
+    async def connect(self) -> None:
+        """Accept the connection, join the table's group and send the current state."""
+        driver.ensure_started()
+        self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        self.player = await database_sync_to_async(player_from_scope)(self.scope)
+        self.messages = TokenBucket(settings.WS_RATE, settings.WS_BURST)
+        self.chats = TokenBucket(settings.CHAT_RATE, settings.CHAT_BURST)
+        await self.accept()
+        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+            await self._send_json({"type": "error", "code": "not_found", "message": "there is no such table"})
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
+        await database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
+        await self._send_state()
+        for line in await database_sync_to_async(_recent_chat)(self.table_id):
+            await self._send_json(line)
+        self.heartbeat = asyncio.ensure_future(self._heartbeat())
+
+    async def disconnect(self, code: int) -> None:
+        """Leave the group and presence; start the grace if a seated human has gone."""
+        if hasattr(self, "heartbeat"):
+            self.heartbeat.cancel()
+            await self.channel_layer.group_discard(broadcast.group_name(self.table_id), self.channel_name)
+            away = await database_sync_to_async(presence.leave)(self.channel_name)
+            if away is not None:
+                driver.schedule_grace(*away, settings.DISCONNECT_GRACE)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(settings.CONNECTION_HEARTBEAT)
+            await database_sync_to_async(presence.heartbeat)(self.channel_name)
+
+    @property
+    def _player_id(self) -> int | None:
+        return self.player.pk if self.player is not None else None
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Check a frame, run the request it carries, and answer any error."""
+        message_id = None
+        try:
+            size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+            if size > MAX_FRAME_BYTES:
+                raise TableError("too_large", f"a frame may carry at most {MAX_FRAME_BYTES} bytes")
+            if not self.messages.take():
+                raise TableError("rate_limited", "too many messages; slow down")
+            message = self._parse(text_data)
+            message_id = message.get("id")
+            await self._handle(message)
+        except TableError as error:
+            await self._send_json(error.to_json(message_id))
+
+    def _parse(self, text_data: str | None) -> dict[str, Any]:
+        if text_data is None:
+            raise TableError("bad_message", "frames are JSON text, not binary")
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            raise TableError("bad_message", "the frame is not JSON") from None
+        if not isinstance(message, dict):
+            raise TableError("bad_message", "a message is a JSON object with a type")
+        shape = SHAPES.get(message.get("type"))  # type: ignore[arg-type]
+        if shape is None:
+            known = ", ".join(SHAPES)
+            raise TableError("bad_message", f"unknown message type {message.get('type')!r} (known: {known})")
+        message_id = message.get("id")
+        if message_id is not None and not (isinstance(message_id, str | int) and len(str(message_id)) <= 64):
+            raise TableError("bad_message", "id is a string or number of at most 64 characters")
+        for field, kind in shape.items():
+            value = message.get(field)
+            if isinstance(value, bool) or not isinstance(value, kind):
+                raise TableError("bad_message", f"{message['type']} needs {field!r} ({kind.__name__})")
+        return message
+
+    async def _handle(self, message: dict[str, Any]) -> None:
+        kind, player = message["type"], self.player
+        if kind == "sync":
+            await self._send_state(force=True)
+        elif kind == "chat":
+            if not self.chats.take():
+                raise TableError("rate_limited", "too many chat lines; wait a moment")
+            await database_sync_to_async(services.post_chat)(self.table_id, player, message["text"])
+        elif kind == "move":
+            if player is None:
+                raise TableError("no_player", "spectators cannot move; choose a name and sit first")
+            await database_sync_to_async(services.apply_move)(
+                self.table_id, message["move"], message["version"], player=player
+            )
+        else:
+            call = {
+                "sit": lambda: services.sit(self.table_id, player, message["seat"]),
+                "stand": lambda: services.stand(self.table_id, player),
+                "bot": lambda: services.add_bot(self.table_id, player, message["seat"], message["level"]),
+                "unbot": lambda: services.remove_bot(self.table_id, player, message["seat"]),
+                "start": lambda: services.start(self.table_id, player),
+                "rematch": lambda: services.rematch(self.table_id, player),
+            }[kind]
+            await database_sync_to_async(call)()
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        """The table changed (or someone came or went): send our seat's state if it is news."""
+        if event["version"] >= self.sent_version:
+            await self._send_state()
+
+    async def table_chat(self, event: dict[str, Any]) -> None:
+        """Forward a chat line."""
+        await self._send_json(event["message"])
+
+    async def _send_state(self, force: bool = False) -> None:
+        message = await database_sync_to_async(state_message)(self.table_id, self._player_id)
+        if force or message["version"] >= self.sent_version:
+            self.sent_version = message["version"]
+            await self._send_json(message)
+
+    async def _send_json(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))

@@ -1,0 +1,28 @@
+"""Who a request or connection is: the player kept in the session, or the logged-in user's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable.tables.models import Player
+
+SESSION_KEY = "player_id"
+
+
+def player_for(session: Any, user: Any) -> Player | None:
+    """Return the session's player; a logged-in user without one gets one, named after them."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        player, _ = Player.objects.get_or_create(user=user, defaults={"name": user.get_username()[:24]})
+        return player
+    player_id = session.get(SESSION_KEY) if session is not None else None
+    if player_id is None:
+        return None
+    return Player.objects.filter(pk=player_id, user__isnull=True).first()
+
+
+def player_from_scope(scope: dict) -> Player | None:
+    """Return the player of a websocket connection (sync: call through database_sync_to_async)."""
+    user = scope.get("user")
+    if user is not None:
+        user.is_authenticated  # noqa: B018  resolve the lazy user here, in a sync thread
+    return player_for(scope.get("session"), user)

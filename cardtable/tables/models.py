@@ -1,0 +1,185 @@
+"""The table's records: players, tables, seats, games played, the move log and chat.
+
+The database is the store of record. A table's current game state is a JSON
+column beside its version; every move is also appended to the log of the game
+(``Match``) it belongs to, so any game can be replayed from its seed and moves.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_table_id() -> str:
+    """Return a fresh, hard-to-guess table id (10 lowercase letters and digits)."""
+    alphabet = "abcdefghijkmnopqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(10))
+
+
+class Player(models.Model):
+    """Someone who can sit at a table: a guest with a name, or a logged-in user."""
+
+    name = models.CharField(max_length=24)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="player"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_json(self) -> dict:
+        """Return the player as the protocol shows it."""
+        return {"id": self.pk, "name": self.name}
+
+
+class Table(models.Model):
+    """A table for one game with its seats; it plays one game after another."""
+
+    WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+    STATUSES = [(WAITING, "waiting"), (PLAYING, "playing"), (FINISHED, "finished")]
+
+    id = models.CharField(primary_key=True, max_length=16, default=new_table_id, editable=False)
+    game = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    host = models.ForeignKey(Player, null=True, on_delete=models.SET_NULL, related_name="hosted_tables")
+    status = models.CharField(max_length=10, choices=STATUSES, default=WAITING)
+    # The current game's whole state (games' to_json) and the table's version:
+    # every change to seats, status or game adds one.
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    game_number = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-updated"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.id}"
+
+
+class Seat(models.Model):
+    """One place at a table: empty, a human player, or a bot of some level."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats")
+    bot_level = models.CharField(max_length=10, blank=True, default="")
+    # A seated human whose connections have all gone: since when, and whether the
+    # grace has run out so a bot now plays for them (``stand_in``).
+    away_since = models.DateTimeField(null=True, blank=True)
+    stand_in = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="one_seat_per_index"),
+            models.UniqueConstraint(
+                fields=["table", "player"], condition=Q(player__isnull=False), name="one_seat_per_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} seat {self.index}"
+
+    @property
+    def kind(self) -> str:
+        """Return ``human``, ``bot`` or ``empty``."""
+        if self.player_id is not None:
+            return "human"
+        return "bot" if self.bot_level else "empty"
+
+
+class Match(models.Model):
+    """One game played at a table: its seed and seats, its log, and its result."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveIntegerField()
+    game = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    seed = models.BigIntegerField()
+    # Who sat where when it started: [{"seat", "name", "kind", "level", "player"}].
+    seats = models.JSONField(default=list)
+    first_deal = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    started = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_match_per_number")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} game {self.number}"
+
+
+class MoveRecord(models.Model):
+    """One move in a game's append-only log, numbered from 1."""
+
+    HUMAN, BOT, STAND_IN, ADMIN = "human", "bot", "stand_in", "admin"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    move = models.JSONField()
+    by = models.CharField(max_length=10, default=HUMAN)
+    # The table's version after this move, and who was to act before it (the
+    # simultaneous-phase rule in services.check_version reads both).
+    version = models.PositiveIntegerField()
+    to_act = models.JSONField(default=list)
+    events = models.JSONField(default=list)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_move_per_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.match} move {self.seq}"
+
+
+class ChatMessage(models.Model):
+    """A line of table chat: plain text, never rendered as HTML."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    player = models.ForeignKey(Player, null=True, on_delete=models.SET_NULL)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=24)
+    text = models.CharField(max_length=500)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "at", "id"]
+
+    def to_json(self) -> dict:
+        """Return the protocol's chat message."""
+        return {
+            "type": "chat",
+            "seat": self.seat,
+            "name": self.name,
+            "text": self.text,
+            "at": self.at.isoformat(),
+        }
+
+
+class Connection(models.Model):
+    """One open websocket, for presence across server processes.
+
+    ``seen`` is refreshed by a heartbeat; a row not seen for a while belongs to a
+    process that died and no longer counts.
+    """
+
+    channel = models.CharField(max_length=200, primary_key=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
+    player = models.ForeignKey(Player, null=True, on_delete=models.CASCADE)
+    seen = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "player"])]

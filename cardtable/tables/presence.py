@@ -1,0 +1,113 @@
+"""Who is connected, across server processes: one ``Connection`` row per open websocket.
+
+A row's ``seen`` is refreshed by the consumer's heartbeat; a row older than
+``CONNECTION_TTL`` belongs to a process that died and no longer counts. When a
+seated human's last connection goes, the seat records ``away_since``; once the
+grace has run out (``grace_expired``) a bot stands in until they return.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from cardtable.tables import broadcast
+from cardtable.tables.models import Connection, Seat, Table
+
+
+def _ttl() -> timedelta:
+    return timedelta(seconds=settings.CONNECTION_TTL)
+
+
+def _live(table_id: str):
+    return Connection.objects.filter(table_id=table_id, seen__gte=timezone.now() - _ttl())
+
+
+def live_players(table_id: str) -> set[int]:
+    """Return the ids of players with a live connection to the table."""
+    return set(_live(table_id).exclude(player=None).values_list("player_id", flat=True))
+
+
+def _wake(table: Table) -> None:
+    # Presence does not change the version: the same version is sent again.
+    table_id, version = table.pk, table.version
+    transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+
+
+def join(channel: str, table_id: str, player_id: int | None) -> None:
+    """Record a new connection; a returning human takes their seat back from the stand-in."""
+    with transaction.atomic():
+        Connection.objects.update_or_create(
+            channel=channel, defaults={"table_id": table_id, "player_id": player_id, "seen": timezone.now()}
+        )
+        if player_id is None:
+            return
+        if Seat.objects.filter(table_id=table_id, player_id=player_id).update(
+            away_since=None, stand_in=False
+        ):
+            _wake(Table.objects.get(pk=table_id))
+
+
+def heartbeat(channel: str) -> None:
+    """Mark a connection as still open."""
+    Connection.objects.filter(channel=channel).update(seen=timezone.now())
+
+
+def leave(channel: str) -> tuple[str, int] | None:
+    """Forget a connection; return (table, seat) when a seated human now has none left."""
+    with transaction.atomic():
+        row = Connection.objects.filter(channel=channel).first()
+        if row is None:
+            return None
+        row.delete()
+        if row.player_id is None:
+            return None
+        seat = Seat.objects.filter(table_id=row.table_id, player_id=row.player_id).first()
+        table = Table.objects.get(pk=row.table_id)
+        _wake(table)
+        if seat is None or _live(row.table_id).filter(player_id=row.player_id).exists():
+            return None
+        if seat.away_since is None:
+            seat.away_since = timezone.now()
+            seat.save(update_fields=["away_since"])
+        return row.table_id, seat.index
+
+
+def grace_expired(table_id: str, index: int) -> bool:
+    """Let a bot stand in for an absent human whose grace has run out; return whether it now does."""
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().filter(table_id=table_id, index=index).first()
+        if seat is None or seat.player_id is None or seat.away_since is None or seat.stand_in:
+            return False
+        if timezone.now() - seat.away_since < timedelta(seconds=settings.DISCONNECT_GRACE):
+            return False
+        if _live(table_id).filter(player_id=seat.player_id).exists():
+            return False
+        seat.stand_in = True
+        seat.save(update_fields=["stand_in"])
+        _wake(seat.table)
+        return True
+
+
+def recover() -> tuple[list[str], list[tuple[str, int, float]]]:
+    """After a restart: drop dead connections, mark absent humans away.
+
+    Returns the ids of the tables being played, and the (table, seat, seconds
+    left) of each grace still running, for the bot driver to resume.
+    """
+    now = timezone.now()
+    Connection.objects.filter(seen__lt=now - _ttl()).delete()
+    playing = list(Table.objects.filter(status=Table.PLAYING).values_list("pk", flat=True))
+    graces = []
+    for seat in Seat.objects.filter(table_id__in=playing, player__isnull=False, stand_in=False):
+        if _live(seat.table_id).filter(player_id=seat.player_id).exists():
+            continue
+        if seat.away_since is None:
+            seat.away_since = now
+            seat.save(update_fields=["away_since"])
+        left = settings.DISCONNECT_GRACE - (now - seat.away_since).total_seconds()
+        graces.append((seat.table_id, seat.index, max(0.0, left)))
+    return playing, graces

@@ -1,0 +1,9 @@
+"""Websocket URL routes."""
+
+from django.urls import path
+
+from cardtable.tables.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/tables/<str:table_id>/", TableConsumer.as_asgi()),
+]

@@ -1,0 +1,312 @@
+"""The table's authority: every change to a table goes through a function here.
+
+Each operation runs in one transaction that locks the table row, checks the
+request in the protocol's order of precedence (``errors.CODES``), asks the game
+module, saves, and after commit wakes the table's connections and the bot driver.
+``apply_move`` is the one path for every move: human, bot, stand-in and admin.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from cardtable.tables import broadcast
+from cardtable.tables.errors import TableError
+from cardtable.tables.models import Match, MoveRecord, Player, Seat, Table
+from games import get_game
+from games.bots import LEVELS
+from games.engine import GameError
+
+# SQLite has no row locks (select_for_update is a no-op there), so one process
+# serialises its table transactions itself. PostgreSQL locks the table row.
+_sqlite_lock = threading.RLock()
+
+
+@contextmanager
+def locked_table(table_id: str) -> Iterator[Table]:
+    """Yield the table row locked for update inside a transaction; raise if it does not exist."""
+    guard = _sqlite_lock if connection.vendor == "sqlite" else _no_lock()
+    with guard, transaction.atomic():
+        try:
+            yield Table.objects.select_for_update().get(pk=table_id)
+        except Table.DoesNotExist:
+            raise TableError("not_found", f"there is no table {table_id!r}") from None
+
+
+@contextmanager
+def _no_lock() -> Iterator[None]:
+    yield
+
+
+def _changed(table: Table, fields: list[str]) -> int:
+    """Add one to the table's version, save, and wake everyone after commit."""
+    table.version += 1
+    table.save(update_fields=[*fields, "version", "updated"])
+    table_id, version = table.pk, table.version
+    transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+    return version
+
+
+def _seats(table: Table) -> list[Seat]:
+    return list(table.seats.select_related("player").order_by("index"))
+
+
+def _seat_at(table: Table, seats: list[Seat], index: object) -> Seat:
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < table.players:
+        raise TableError("bad_message", f"seat must be a number from 0 to {table.players - 1}")
+    return seats[index]
+
+
+def _require_player(player: Player | None) -> Player:
+    if player is None:
+        raise TableError("no_player", "choose a name first (POST /api/session/)")
+    return player
+
+
+def _require_host(table: Table, player: Player) -> None:
+    if table.host_id != player.pk:
+        raise TableError("not_host", "only the table's host may do that")
+
+
+def _require_status(table: Table, status: str, doing: str) -> None:
+    if table.status != status:
+        raise TableError(
+            "wrong_status", f"you can {doing} only while the table is {status}, not {table.status}"
+        )
+
+
+def create_table(
+    player: Player | None, game_id: object, players: object = None, options: object = None
+) -> Table:
+    """Create a waiting table with empty seats; ``player`` becomes its host."""
+    player = _require_player(player)
+    try:
+        game = get_game(game_id)
+        count = game.info.check_players(players)  # type: ignore[arg-type]
+        if options is not None and not isinstance(options, dict):
+            raise GameError("options must be a JSON object")
+        resolved = game.info.resolve_options(options)  # type: ignore[arg-type]
+    except GameError as error:
+        raise TableError("bad_options", str(error)) from None
+    with transaction.atomic():
+        table = Table.objects.create(game=game.info.id, players=count, options=resolved, host=player)
+        Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(count))
+    return table
+
+
+def sit(table_id: str, player: Player | None, index: object) -> int:
+    """Seat ``player`` in an empty seat; return the new version."""
+    with locked_table(table_id) as table:
+        seats = _seats(table)
+        seat = _seat_at(table, seats, index)
+        player = _require_player(player)
+        if seat.kind != "empty":
+            raise TableError("seat_taken", f"seat {seat.index} is taken")
+        if any(s.player_id == player.pk for s in seats):
+            raise TableError("seat_taken", "you already hold a seat at this table")
+        _require_status(table, Table.WAITING, "sit down")
+        seat.player = player
+        seat.save(update_fields=["player"])
+        return _changed(table, [])
+
+
+def stand(table_id: str, player: Player | None) -> int:
+    """Take ``player`` out of their seat before the game starts."""
+    with locked_table(table_id) as table:
+        player = _require_player(player)
+        seat = _own_seat(table, player)
+        _require_status(table, Table.WAITING, "stand up")
+        seat.player = None
+        seat.away_since, seat.stand_in = None, False
+        seat.save(update_fields=["player", "away_since", "stand_in"])
+        return _changed(table, [])
+
+
+def _own_seat(table: Table, player: Player) -> Seat:
+    seat = table.seats.filter(player=player).first()
+    if seat is None:
+        raise TableError("not_seated", "you do not hold a seat at this table")
+    return seat
+
+
+def add_bot(table_id: str, player: Player | None, index: object, level: object) -> int:
+    """The host puts a bot of ``level`` in an empty seat."""
+    if level not in LEVELS:
+        raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+    with locked_table(table_id) as table:
+        seat = _seat_at(table, _seats(table), index)
+        player = _require_player(player)
+        if seat.kind != "empty":
+            raise TableError("seat_taken", f"seat {seat.index} is taken")
+        _require_host(table, player)
+        _require_status(table, Table.WAITING, "add a bot")
+        seat.bot_level = str(level)
+        seat.save(update_fields=["bot_level"])
+        return _changed(table, [])
+
+
+def remove_bot(table_id: str, player: Player | None, index: object) -> int:
+    """The host takes a bot out of its seat before the game starts."""
+    with locked_table(table_id) as table:
+        seat = _seat_at(table, _seats(table), index)
+        if seat.kind != "bot":
+            raise TableError("bad_message", f"seat {seat.index} holds no bot")
+        _require_host(table, _require_player(player))
+        _require_status(table, Table.WAITING, "remove a bot")
+        seat.bot_level = ""
+        seat.save(update_fields=["bot_level"])
+        return _changed(table, [])
+
+
+def start(table_id: str, player: Player | None) -> int:
+    """The host starts the first game once every seat is filled."""
+    with locked_table(table_id) as table:
+        _require_host(table, _require_player(player))
+        _require_status(table, Table.WAITING, "start")
+        return _begin_game(table)
+
+
+def rematch(table_id: str, player: Player | None) -> int:
+    """The host starts a new game at a finished table: same seats, same options."""
+    with locked_table(table_id) as table:
+        _require_host(table, _require_player(player))
+        _require_status(table, Table.FINISHED, "ask for a rematch")
+        return _begin_game(table)
+
+
+def _begin_game(table: Table) -> int:
+    seats = _seats(table)
+    empty = [s.index for s in seats if s.kind == "empty"]
+    if empty:
+        raise TableError("seats_empty", f"fill every seat first (empty: {', '.join(map(str, empty))})")
+    game = get_game(table.game)
+    seed = secrets.randbits(31)
+    state = game.new(table.players, {k: v for k, v in table.options.items()}, seed)
+    table.game_number += 1
+    Match.objects.create(
+        table=table,
+        number=table.game_number,
+        game=table.game,
+        players=table.players,
+        options=table.options,
+        seed=seed,
+        seats=[
+            {
+                "seat": s.index,
+                "kind": s.kind,
+                "level": s.bot_level or None,
+                "player": s.player_id,
+                "name": s.player.name if s.player else None,
+            }
+            for s in seats
+        ],
+        first_deal=game.deal_event(state),
+    )
+    table.state = game.to_json(state)
+    table.status = Table.PLAYING
+    return _changed(table, ["state", "status", "game_number"])
+
+
+def apply_move(
+    table_id: str,
+    move: Any,
+    version: int | None,
+    *,
+    player: Player | None = None,
+    seat: int | None = None,
+    by: str = MoveRecord.HUMAN,
+) -> int:
+    """Make one move at a table and return the new version: the only way a game advances.
+
+    A human move names the ``player`` (their seat is looked up under the lock);
+    the bot driver and the admin name the ``seat``. ``version`` is the version the
+    mover saw (``None`` skips the check: admin moves). Errors come in the
+    protocol's order: not_seated, game_not_running, not_your_turn,
+    stale_version, illegal_move; on any error nothing changes.
+    """
+    with locked_table(table_id) as table:
+        if player is not None:
+            seat = _own_seat(table, player).index
+        if seat is None:
+            raise TableError("not_seated", "you do not hold a seat at this table")
+        if table.status != Table.PLAYING:
+            raise TableError("game_not_running", f"no game is running (the table is {table.status})")
+        game = get_game(table.game)
+        state = game.from_json(table.state)
+        to_act = game.to_act(state)
+        if seat not in to_act:
+            raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
+        match = Match.objects.get(table=table, number=table.game_number)
+        if version is not None and version != table.version:
+            check_version(table, match, seat, version)
+        try:
+            events = game.apply(state, seat, move)
+        except GameError as error:
+            raise TableError(error.code, str(error)) from None
+        version = table.version + 1
+        seq = (match.moves.aggregate(n=Max("seq"))["n"] or 0) + 1
+        MoveRecord.objects.create(
+            match=match,
+            seq=seq,
+            seat=seat,
+            move=move,
+            by=by,
+            version=version,
+            to_act=to_act,
+            events=list(events),
+        )
+        table.state = game.to_json(state)
+        fields = ["state"]
+        if game.is_over(state):
+            table.status = Table.FINISHED
+            fields.append("status")
+            match.result = game.result(state)
+            match.finished = timezone.now()
+            match.save(update_fields=["result", "finished"])
+        return _changed(table, fields)
+
+
+def check_version(table: Table, match: Match, seat: int, version: object) -> None:
+    """Accept an older ``version`` only across other seats' moves in a simultaneous phase.
+
+    The rule (docs/protocol.md): a move that saw version ``v`` is still accepted
+    when every change since ``v`` was a move of the current game, by another seat,
+    made while this seat was also to act (so several seats were acting at once),
+    and this seat is still to act now (checked by the caller). Anything else since
+    ``v`` (a move by this seat, a turn-based move, a seat change, a new game)
+    makes the move stale.
+    """
+    if isinstance(version, int) and 0 <= version < table.version:
+        since = list(match.moves.filter(version__gt=version).values_list("seat", "to_act"))
+        if len(since) == table.version - version and all(s != seat and seat in acting for s, acting in since):
+            return
+    raise TableError(
+        "stale_version", f"the table has moved on to version {table.version}; you saw {version} (send sync)"
+    )
+
+
+def post_chat(table_id: str, player: Player | None, text: object) -> dict:
+    """Save a chat line and send it to the table; return the chat message."""
+    from cardtable.tables.models import ChatMessage
+
+    if not isinstance(text, str) or not 1 <= len(text.strip()) <= 500 or len(text) > 500:
+        raise TableError("bad_message", "chat text is 1 to 500 characters")
+    player = _require_player(player)
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise TableError("not_found", f"there is no table {table_id!r}")
+    seat = table.seats.filter(player=player).values_list("index", flat=True).first()
+    line = ChatMessage.objects.create(
+        table=table, player=player, seat=seat, name=player.name, text=text.strip()
+    )
+    message = line.to_json()
+    transaction.on_commit(lambda: broadcast.chat(table_id, message))
+    return message

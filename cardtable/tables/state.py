@@ -1,0 +1,113 @@
+"""The one place that builds what a connection sees: the state message for a seat.
+
+Every outgoing ``state`` message, on connect, after a change and on ``sync``,
+comes from ``state_message``, and its game part from the game's own
+``view(state, seat)``: a message for seat 2 is built for seat 2, a spectator's
+for ``None``. The public table summary (``table_summary``) holds no game view.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from cardtable.tables import presence
+from cardtable.tables.models import Match, Seat, Table
+from games import get_game
+
+_STATES: OrderedDict[tuple[str, int], Any] = OrderedDict()
+_CACHE_SIZE = 256
+
+
+def game_state(table: Table) -> Any:
+    """Return the table's game state object, parsed once per (table, version) in this process.
+
+    The cached object is only read (view, legal_moves, to_act), never changed.
+    """
+    key = (table.pk, table.version)
+    state = _STATES.get(key)
+    if state is None:
+        state = get_game(table.game).from_json(table.state)
+        _STATES[key] = state
+        if len(_STATES) > _CACHE_SIZE:
+            _STATES.popitem(last=False)
+    return state
+
+
+def seat_json(seat: Seat, live: set[int]) -> dict[str, Any]:
+    """Return one seat as the protocol lists it, with ``stand_in`` when a bot plays for an absent human."""
+    kind = seat.kind
+    if kind == "human":
+        name, connected = seat.player.name, seat.player_id in live
+    elif kind == "bot":
+        name, connected = f"Bot ({seat.bot_level})", True
+    else:
+        name, connected = None, False
+    return {
+        "seat": seat.index,
+        "name": name,
+        "kind": kind,
+        "level": seat.bot_level or None,
+        "connected": connected,
+        "stand_in": seat.stand_in,
+    }
+
+
+def table_json(table: Table, seats: list[Seat], live: set[int]) -> dict[str, Any]:
+    """Return the table part shared by state messages and the public summary."""
+    return {
+        "id": table.pk,
+        "game": table.game,
+        "status": table.status,
+        "players": table.players,
+        "options": table.options,
+        "host": table.host.name if table.host else None,
+        "game_number": table.game_number,
+        "seats": [seat_json(seat, live) for seat in seats],
+    }
+
+
+def load(table_id: str) -> tuple[Table, list[Seat], set[int]]:
+    """Read a table, its seats and the ids of its connected players."""
+    table = Table.objects.select_related("host").get(pk=table_id)
+    seats = list(table.seats.select_related("player").order_by("index"))
+    return table, seats, presence.live_players(table_id)
+
+
+def state_message(table_id: str, player_id: int | None) -> dict[str, Any]:
+    """Build the ``state`` message for one connection: its player's seat, or a spectator."""
+    table, seats, live = load(table_id)
+    seat = next((s.index for s in seats if player_id is not None and s.player_id == player_id), None)
+    message: dict[str, Any] = {
+        "type": "state",
+        "version": table.version,
+        "table": table_json(table, seats, live),
+        "you": {"seat": seat, "host": player_id is not None and table.host_id == player_id},
+        "view": None,
+        "legal_moves": [],
+        "to_act": [],
+    }
+    if table.state is not None:
+        game = get_game(table.game)
+        state = game_state(table)
+        message["view"] = game.view(state, seat)
+        message["to_act"] = list(game.to_act(state))
+        if seat is not None and seat in message["to_act"]:
+            message["legal_moves"] = list(game.legal_moves(state, seat))
+    return message
+
+
+def table_summary(table: Table) -> dict[str, Any]:
+    """Return a table's public summary for the HTTP API: no hand, no view."""
+    seats = list(table.seats.select_related("player").order_by("index"))
+    summary = table_json(table, seats, presence.live_players(table.pk))
+    summary.update(
+        url=f"/t/{table.pk}/",
+        ws=f"/ws/tables/{table.pk}/",
+        version=table.version,
+        created=table.created.isoformat(),
+    )
+    if table.status == Table.FINISHED:
+        match = Match.objects.filter(table=table, number=table.game_number).first()
+        summary["result"] = match.result if match else None
+    return summary
