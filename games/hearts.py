@@ -1,0 +1,585 @@
+"""Hearts: pass three cards, then avoid taking hearts and the queen of spades.
+
+RULES.md, "Hearts"; the choices it left open are in docs/rules.md. Hands are card
+bitmasks and the legal plays are one mask computed by ``_legal_mask``, shared by
+``legal_moves`` and the checked ``apply``, so a random playout costs a few integer
+operations a card. The pass is simultaneous: every seat that has not passed acts.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+from games.cards import (
+    CARD_INDEX,
+    CARD_NAMES,
+    HEARTS,
+    PLAY_MOVES,
+    SUIT_MASKS,
+    cards_in,
+    mask_of,
+    names_in,
+    play_moves,
+    shuffled,
+    suit_play_moves,
+)
+from games.cards import deck as make_deck
+from games.engine import (
+    NO_EVENTS,
+    Event,
+    Game,
+    GameInfo,
+    GameOverError,
+    IllegalMoveError,
+    Move,
+    NotYourTurnError,
+    Option,
+    deal_hidden,
+    deal_record,
+    winners_of,
+)
+from games.tricks import trick_view
+
+QUEEN_OF_SPADES = CARD_INDEX["QS"]
+HEARTS_MASK = SUIT_MASKS[HEARTS]
+POINT_CARDS = HEARTS_MASK | 1 << QUEEN_OF_SPADES
+MOON = 26
+POINTS = tuple(1 if c // 13 == HEARTS else 13 if c == QUEEN_OF_SPADES else 0 for c in range(52))
+# Per player count: the deck, and the lowest club in play (it leads with two_of_clubs).
+DECKS = {3: tuple(make_deck(["2D"])), 4: tuple(make_deck()), 5: tuple(make_deck(["2D", "2C"]))}
+DECK_MASKS = {n: mask_of(cards) for n, cards in DECKS.items()}
+LOWEST_CLUB = {3: CARD_INDEX["2C"], 4: CARD_INDEX["2C"], 5: CARD_INDEX["3C"]}
+BITS = tuple(1 << c for c in range(52))
+# Within a suit the ace is high: strength 2 = 0 .. A = 12.
+STRENGTH = tuple((c % 13 - 1) % 13 for c in range(52))
+# Pass directions by deal number: the seat offset a pass goes to (0: no pass).
+DIRECTIONS = {3: (1, 2, 0), 4: (1, 3, 2, 0), 5: (1, 4, 0)}
+
+PASS, PLAY, OVER = "pass", "play", "over"
+
+
+class _PassMoves(dict):
+    """Shared ``{"pass": [...]}`` moves keyed by a sorted card triple, made on first use."""
+
+    def __missing__(self, key: tuple[int, int, int]) -> dict:
+        move = {"pass": [CARD_NAMES[c] for c in key]}
+        self[key] = move
+        return move
+
+
+PASS_MOVES = _PassMoves()
+HIDDEN_PASS = {"pass": 3}
+
+
+def direction_name(offset: int, players: int) -> str:
+    """Name a pass's seat offset: left is the next seat, right the previous one."""
+    if offset == 0:
+        return "none"
+    if offset == 1:
+        return "left"
+    return "right" if offset == players - 1 else "across"
+
+
+class HeartsState:
+    """One game of Hearts. Hands, ``pending``, ``passed`` and ``received`` are bitmasks."""
+
+    __slots__ = (
+        "players",
+        "options",
+        "seed",
+        "target",
+        "deal_number",
+        "dealer",
+        "phase",
+        "direction",
+        "hands",
+        "pending",
+        "passed",
+        "received",
+        "trick",
+        "leader",
+        "turn",
+        "tricks_done",
+        "broken",
+        "taken",
+        "scores",
+        "last",
+        "last_trick",
+        "last_deal",
+        "voids",
+        "played",
+        "dealt",
+    )
+
+    players: int
+    options: dict[str, Any]
+    seed: int
+    target: int
+    deal_number: int
+    dealer: int
+    phase: str  # "pass", "play" or "over"
+    direction: int  # this deal's pass goes from seat s to s + direction (0: no pass)
+    hands: list[int]
+    pending: list[int | None]  # in the pass: the cards a seat has passed, None until it has
+    passed: list[int]  # the cards each seat passed this deal (0 before the exchange)
+    received: list[int]  # the cards each seat received this deal
+    trick: list[int]
+    leader: int
+    turn: int
+    tricks_done: int
+    broken: bool
+    taken: list[int]  # points taken this deal per seat
+    scores: list[int]
+    last: tuple[int, dict] | None  # (seat, move) of the last move this deal
+    last_trick: tuple[int, list[int], int] | None  # (leader, cards, winner)
+    last_deal: dict[str, Any] | None  # {"points", "moon"} of the deal before this one
+    voids: list[int]  # per seat, a mask of the suits it has shown it lacks
+    played: int  # every card played to a trick this deal
+    dealt: list[int]  # the hands as dealt, for the log
+
+
+class Hearts(Game):
+    """The Hearts rules behind the game contract."""
+
+    info = GameInfo(
+        id="hearts",
+        name="Hearts",
+        min_players=3,
+        max_players=5,
+        default_players=4,
+        options={
+            "passing": Option("rotate", ("rotate", "none")),
+            "first_lead": Option("two_of_clubs", ("two_of_clubs", "left_of_dealer")),
+            "first_trick_points": Option(False, (False, True)),
+            "moon": Option("add_to_others", ("add_to_others", "subtract_self")),
+            "target": Option(100, (50, 100)),
+        },
+        presets={
+            "cardstock": {
+                "passing": "none",
+                "first_lead": "left_of_dealer",
+                "first_trick_points": True,
+                "moon": "subtract_self",
+                "target": 100,
+            }
+        },
+    )
+
+    def _new(self, players: int, options: dict[str, Any], seed: int) -> HeartsState:
+        state = HeartsState()
+        state.players = players
+        state.options = options
+        state.seed = seed
+        state.target = options["target"]
+        state.scores = [0] * players
+        state.last_deal = None
+        state.deal_number = 0
+        state.dealer = random.Random(seed).randrange(players)
+        self._deal(state)
+        return state
+
+    def _deal(self, state: HeartsState) -> None:
+        n = state.players
+        stock = shuffled(list(DECKS[n]), state.seed, state.deal_number)
+        # One card at a time round the table from the seat after the dealer, so
+        # the seat k places after the dealer gets every n-th card from the k-th.
+        hands = [0] * n
+        for k in range(n):
+            hands[(state.dealer + 1 + k) % n] = sum(map(BITS.__getitem__, stock[k::n]))
+        state.hands = hands
+        state.dealt = list(hands)
+        state.passed = [0] * n
+        state.received = [0] * n
+        state.trick = []
+        state.tricks_done = 0
+        state.broken = False
+        state.taken = [0] * n
+        state.last = None
+        state.last_trick = None
+        state.voids = [0] * n
+        state.played = 0
+        rotate = state.options["passing"] == "rotate"
+        cycle = DIRECTIONS[n]
+        state.direction = cycle[state.deal_number % len(cycle)] if rotate else 0
+        if state.direction:
+            state.phase = PASS
+            state.pending = [None] * n
+            state.leader = state.turn = -1
+        else:
+            state.pending = []
+            self._start_play(state)
+
+    def _start_play(self, state: HeartsState) -> None:
+        state.phase = PLAY
+        n = state.players
+        if state.options["first_lead"] == "two_of_clubs":
+            bit = 1 << LOWEST_CLUB[n]
+            state.leader = next(s for s in range(n) if state.hands[s] & bit)
+        else:
+            state.leader = (state.dealer + 1) % n
+        state.turn = state.leader
+
+    def to_act(self, state: HeartsState) -> list[int]:
+        """Return the seats to act: all that have not passed in the pass, else the one to play."""
+        if state.phase == PLAY:
+            return [state.turn]
+        if state.phase == PASS:
+            return [s for s, cards in enumerate(state.pending) if cards is None]
+        return []
+
+    def _legal_mask(self, state: HeartsState, hand: int) -> int:
+        """Return the cards of ``hand`` its holder may play to the trick now."""
+        trick = state.trick
+        if trick:
+            legal = hand & SUIT_MASKS[trick[0] // 13] or hand
+        elif state.tricks_done == 0 and state.options["first_lead"] == "two_of_clubs":
+            return 1 << LOWEST_CLUB[state.players]
+        elif state.broken:
+            legal = hand
+        else:
+            legal = hand & ~HEARTS_MASK or hand
+        if state.tricks_done == 0 and not state.options["first_trick_points"]:
+            # No points on the first trick unless nothing else may be played.
+            return legal & ~POINT_CARDS or legal
+        return legal
+
+    def legal_moves(self, state: HeartsState, seat: int) -> list[Move]:
+        """Return ``seat``'s moves: every sorted triple in the pass, the allowed plays after."""
+        if state.phase == PLAY:
+            if seat != state.turn:
+                return []
+            trick = state.trick
+            if trick and state.tricks_done:
+                # The common case, past the first trick: follow suit if you can.
+                suit = trick[0] // 13
+                hand = state.hands[seat]
+                return suit_play_moves(hand, suit) if hand & SUIT_MASKS[suit] else play_moves(hand)
+            return play_moves(self._legal_mask(state, state.hands[seat]))
+        if state.phase == PASS and state.pending[seat] is None:
+            return list(map(PASS_MOVES.__getitem__, combinations(cards_in(state.hands[seat]), 3)))
+        return []
+
+    def check_move(self, state: HeartsState, seat: int, move: Move) -> None:
+        """Raise the error that explains why ``seat`` may not make ``move`` now.
+
+        The same checks as the base class's ``move in legal_moves``, made
+        directly on the masks so the checked path stays fast.
+        """
+        phase = state.phase
+        if phase == OVER:
+            raise GameOverError("the game is over")
+        if phase == PLAY:
+            if seat != state.turn:
+                raise NotYourTurnError(f"it is not seat {seat}'s turn")
+            if type(move) is dict and len(move) == 1:
+                name = move.get("play")
+                card = CARD_INDEX.get(name) if type(name) is str else None
+                if card is not None:
+                    hand = state.hands[seat]
+                    trick = state.trick
+                    if trick and state.tricks_done:
+                        # Past the first trick a follower must only follow suit if it can.
+                        led = SUIT_MASKS[trick[0] // 13]
+                        if hand >> card & 1 and (BITS[card] & led or not hand & led):
+                            return
+                    elif self._legal_mask(state, hand) >> card & 1:
+                        return
+        else:
+            if type(seat) is not int or not 0 <= seat < state.players or state.pending[seat] is not None:
+                raise NotYourTurnError(f"it is not seat {seat}'s turn: it has passed already")
+            if type(move) is dict and len(move) == 1 and self._pass_mask(state, seat, move) is not None:
+                return
+        if not isinstance(move, dict) or len(move) != 1:
+            raise IllegalMoveError('a move is a JSON object with one key, such as {"play": "QS"}')
+        raise IllegalMoveError(self.why_illegal(state, seat, move))
+
+    def _pass_mask(self, state: HeartsState, seat: int, move: Move) -> int | None:
+        """Return the mask of a well-formed pass of cards in ``seat``'s hand, else None."""
+        cards = move.get("pass")
+        if type(cards) is not list or len(cards) != 3:
+            return None
+        a, b, c = (CARD_INDEX.get(name) if type(name) is str else None for name in cards)
+        if a is None or b is None or c is None or not a < b < c:
+            return None
+        mask = 1 << a | 1 << b | 1 << c
+        return mask if state.hands[seat] & mask == mask else None
+
+    def why_illegal(self, state: HeartsState, seat: int, move: Move) -> str:
+        """Name the rule a refused move breaks."""
+        if state.phase == PASS:
+            return self._why_bad_pass(state, seat, move)
+        name = move.get("play")
+        card = CARD_INDEX.get(name) if isinstance(name, str) else None
+        if card is None:
+            return f'a move in the play is {{"play": CARD}}, not {move}'
+        hand = state.hands[seat]
+        if not hand >> card & 1:
+            return f"{CARD_NAMES[card]} is not in your hand"
+        trick = state.trick
+        if trick and hand & SUIT_MASKS[trick[0] // 13] and card // 13 != trick[0] // 13:
+            return f"you must follow suit: {CARD_NAMES[trick[0]]} was led"
+        if not trick and state.tricks_done == 0 and state.options["first_lead"] == "two_of_clubs":
+            return f"the first trick is led with {CARD_NAMES[LOWEST_CLUB[state.players]]}"
+        if not trick and card // 13 == HEARTS and not state.broken and hand & ~HEARTS_MASK:
+            return "you may not lead a heart before hearts are broken"
+        return "no heart and no queen of spades on the first trick while you may play something else"
+
+    def _why_bad_pass(self, state: HeartsState, seat: int, move: Move) -> str:
+        cards = move.get("pass")
+        if "play" in move:
+            return "this is the pass: choose three cards to pass, not a card to play"
+        if not isinstance(cards, list) or len(cards) != 3:
+            return f'a pass is {{"pass": [three cards]}}, not {move}'
+        indexes = []
+        for name in cards:
+            if not isinstance(name, str) or name not in CARD_INDEX:
+                return f"{name!r} is not a card (expected e.g. 'QS', 'TD', '2C')"
+            indexes.append(CARD_INDEX[name])
+        if len(set(indexes)) != 3:
+            return "pass three different cards"
+        for card in indexes:
+            if not state.hands[seat] >> card & 1:
+                return f"{CARD_NAMES[card]} is not in your hand"
+        return "list the passed cards in card order: " + ", ".join(CARD_NAMES[c] for c in sorted(indexes))
+
+    def advance(self, state: HeartsState, seat: int, move: Move) -> tuple[Event, ...] | list[Event]:
+        """Make a move known to be legal; settle the pass, the trick, the deal and the game."""
+        if state.phase == PASS:
+            self._pass(state, seat, move)
+            return NO_EVENTS
+        card = CARD_INDEX[move["play"]]
+        bit = BITS[card]
+        state.hands[seat] ^= bit
+        state.played |= bit
+        suit = card // 13
+        trick = state.trick
+        if trick:
+            led = trick[0] // 13
+            if suit != led:
+                state.voids[seat] |= SUIT_MASKS[led]
+        if suit == HEARTS:
+            state.broken = True
+        trick.append(card)
+        state.last = (seat, PLAY_MOVES[card])
+        n = state.players
+        if len(trick) < n:
+            state.turn = (seat + 1) % n
+            return NO_EVENTS
+        # The highest card of the led suit wins; there are no trumps.
+        best = trick[0]
+        led = best // 13
+        at = 0
+        points = POINTS[best]
+        for i in range(1, n):
+            other = trick[i]
+            points += POINTS[other]
+            if other // 13 == led and STRENGTH[other] > STRENGTH[best]:
+                best = other
+                at = i
+        winner = (state.leader + at) % n
+        if points:
+            state.taken[winner] += points
+        state.last_trick = (state.leader, trick, winner)
+        state.trick = []
+        state.leader = state.turn = winner
+        state.tricks_done += 1
+        if state.hands[winner]:
+            return NO_EVENTS
+        return self._end_deal(state)
+
+    def _pass(self, state: HeartsState, seat: int, move: Move) -> None:
+        names = move["pass"]
+        triple = (CARD_INDEX[names[0]], CARD_INDEX[names[1]], CARD_INDEX[names[2]])
+        mask = 1 << triple[0] | 1 << triple[1] | 1 << triple[2]
+        state.hands[seat] &= ~mask
+        state.pending[seat] = mask
+        state.last = (seat, PASS_MOVES[triple])
+        if None in state.pending:
+            return
+        # Everyone has passed: the cards change hands at once.
+        n = state.players
+        for giver, cards in enumerate(state.pending):
+            taker = (giver + state.direction) % n
+            state.hands[taker] |= cards
+            state.passed[giver] = cards
+            state.received[taker] = cards
+        state.pending = []
+        self._start_play(state)
+
+    def _end_deal(self, state: HeartsState) -> list[Event] | tuple[Event, ...]:
+        """Score the deal (the moon per the option), then end the game or deal again."""
+        taken = state.taken
+        n = state.players
+        moon = taken.index(MOON) if MOON in taken else None
+        if moon is None:
+            points = list(taken)
+        elif state.options["moon"] == "add_to_others":
+            points = [0 if s == moon else MOON for s in range(n)]
+        else:
+            points = [-MOON if s == moon else 0 for s in range(n)]
+        for s in range(n):
+            state.scores[s] += points[s]
+        state.last_deal = {"points": points, "moon": moon}
+        if max(state.scores) >= state.target:
+            state.phase = OVER
+            return NO_EVENTS
+        state.deal_number += 1
+        state.dealer = (state.dealer + 1) % n
+        self._deal(state)
+        return [self.deal_event(state)]
+
+    def view(self, state: HeartsState, seat: int | None) -> dict[str, Any]:
+        """Return the table as ``seat`` sees it: its own hand and passes, the trick, the scores."""
+        n = state.players
+        acting = self.to_act(state)
+        view: dict[str, Any] = {
+            "phase": state.phase,
+            "turn": acting[0] if len(acting) == 1 else None,
+            "hand_counts": [h.bit_count() for h in state.hands],
+            "scores": list(state.scores),
+            "dealer": state.dealer,
+            "deal_number": state.deal_number + 1,
+            "target": state.target,
+            "pass_direction": direction_name(state.direction, n),
+            "passed_seats": [s for s, cards in enumerate(state.pending) if cards is not None],
+            "trick": trick_view(state.trick, state.leader, n) if state.phase == PLAY else [],
+            "leader": state.leader if state.leader >= 0 else None,
+            "hearts_broken": state.broken,
+            "tricks_played": state.tricks_done,
+            "points": list(state.taken),
+            "last_trick": None,
+            "last_deal": state.last_deal,
+            "last": None,
+        }
+        if seat is not None:
+            view["hand"] = names_in(state.hands[seat])
+            own = state.pending[seat] if state.pending else state.passed[seat]
+            view["passed"] = names_in(own) if own else None
+            view["received"] = names_in(state.received[seat]) if state.received[seat] else None
+        if state.last is not None:
+            who, move = state.last
+            hidden = "pass" in move and who != seat
+            view["last"] = {"seat": who, "move": HIDDEN_PASS if hidden else move}
+        if state.last_trick is not None:
+            leader, cards, winner = state.last_trick
+            view["last_trick"] = {"cards": trick_view(cards, leader, n), "winner": winner}
+        if state.phase == OVER:
+            view["result"] = self.result(state)
+        return view
+
+    def is_over(self, state: HeartsState) -> bool:
+        """Return whether a deal has ended with a seat at or past the target."""
+        return state.phase == OVER
+
+    def result(self, state: HeartsState) -> dict[str, Any] | None:
+        """Return the points per seat and the winners (the lowest), once over."""
+        if state.phase != OVER:
+            return None
+        return {"scores": list(state.scores), "winners": winners_of(state.scores, lowest_wins=True)}
+
+    def to_json(self, state: HeartsState) -> dict[str, Any]:
+        """Return the state as plain JSON (cards as strings)."""
+        data = {name: getattr(state, name) for name in HeartsState.__slots__}
+        for name in ("hands", "passed", "received", "dealt"):
+            data[name] = [names_in(h) for h in getattr(state, name)]
+        data["pending"] = [None if p is None else names_in(p) for p in state.pending]
+        data["played"] = names_in(state.played)
+        data["trick"] = [CARD_NAMES[c] for c in state.trick]
+        data["scores"] = list(state.scores)
+        data["taken"] = list(state.taken)
+        data["voids"] = list(state.voids)
+        data["options"] = dict(state.options)
+        data["last"] = None if state.last is None else [state.last[0], state.last[1]]
+        if state.last_trick is not None:
+            leader, cards, winner = state.last_trick
+            data["last_trick"] = [leader, [CARD_NAMES[c] for c in cards], winner]
+        return {"game": "hearts", **data}
+
+    def from_json(self, data: dict[str, Any]) -> HeartsState:
+        """Rebuild a state from ``to_json``'s output."""
+        state = HeartsState()
+        for name in HeartsState.__slots__:
+            setattr(state, name, data[name])
+        state.options = dict(data["options"])
+        state.scores = list(data["scores"])
+        state.taken = list(data["taken"])
+        state.voids = list(data["voids"])
+        for name in ("hands", "passed", "received", "dealt"):
+            setattr(state, name, [mask_of(CARD_INDEX[c] for c in h) for h in data[name]])
+        state.pending = [None if p is None else mask_of(CARD_INDEX[c] for c in p) for p in data["pending"]]
+        state.played = mask_of(CARD_INDEX[c] for c in data["played"])
+        state.trick = [CARD_INDEX[c] for c in data["trick"]]
+        if data["last"] is not None:
+            who, move = data["last"]
+            if "play" in move:
+                canonical = PLAY_MOVES[CARD_INDEX[move["play"]]]
+            else:
+                canonical = PASS_MOVES[tuple(CARD_INDEX[c] for c in move["pass"])]
+            state.last = (who, canonical)
+        if data["last_trick"] is not None:
+            leader, cards, winner = data["last_trick"]
+            state.last_trick = (leader, [CARD_INDEX[c] for c in cards], winner)
+        if data["last_deal"] is not None:
+            state.last_deal = {"points": list(data["last_deal"]["points"]), "moon": data["last_deal"]["moon"]}
+        return state
+
+    def clone(self, state: HeartsState) -> HeartsState:
+        """Return an independent copy (lists copied; ints and shared records kept)."""
+        copy = HeartsState()
+        for name in HeartsState.__slots__:
+            setattr(copy, name, getattr(state, name))
+        copy.hands = list(state.hands)
+        copy.pending = list(state.pending)
+        copy.passed = list(state.passed)
+        copy.received = list(state.received)
+        copy.trick = list(state.trick)
+        copy.taken = list(state.taken)
+        copy.scores = list(state.scores)
+        copy.voids = list(state.voids)
+        return copy
+
+    def determinize(self, state: HeartsState, seat: int, rng: random.Random) -> HeartsState:
+        """Deal every card ``seat`` cannot place at random, keeping what it knows.
+
+        It knows its hand, the cards played, the suits others showed void in,
+        and where the three cards it passed went (until they are played).
+        """
+        copy = self.clone(state)
+        n = state.players
+        known = [0] * n  # cards seat knows another seat holds
+        if state.phase == PLAY and state.direction:
+            known[(seat + state.direction) % n] = state.passed[seat] & ~state.played
+        placed = state.hands[seat] | state.played
+        if state.phase == PASS:
+            placed |= state.pending[seat] or 0
+        for cards in known:
+            placed |= cards
+        unseen = cards_in(DECK_MASKS[n] & ~placed)
+        # In the pass, a seat that has passed holds its pass apart: deal hand and pass together.
+        pending = state.pending if state.phase == PASS else [None] * n
+        sizes = [0] * n
+        for s in range(n):
+            if s != seat:
+                sizes[s] = state.hands[s].bit_count() - known[s].bit_count() + (pending[s] is not None) * 3
+        forbidden = [0 if s == seat else state.voids[s] for s in range(n)]
+        hands = deal_hidden(unseen, sizes, forbidden, rng)
+        for s in range(n):
+            if s == seat:
+                continue
+            if pending[s] is not None:
+                cards = cards_in(hands[s])
+                chosen = mask_of(rng.sample(cards, 3))
+                copy.pending[s] = chosen
+                hands[s] &= ~chosen
+            copy.hands[s] = hands[s] | known[s]
+        copy.seed = rng.getrandbits(32)  # later deals are unknown too
+        return copy
+
+    def deal_event(self, state: HeartsState) -> Event:
+        """Return the current deal as laid out, for the simulation log."""
+        return deal_record(state.dealer, state.dealt, [], pool=[], crib=[])
+
+
+GAME = Hearts()
