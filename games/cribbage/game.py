@@ -3,7 +3,8 @@
 A deal: everyone discards to the crib at once; the start card is cut from the
 stock (his heels); the play pegs around the table with go, 31 and last card; then
 the show is scored at once in order (the seat after the dealer first, the dealer,
-then the crib) and the next deal is laid out. The game ends the moment a side
+then the crib) and stays on the table in phase ``show`` until the next dealer
+gathers the cards (``{"next": true}``) and deals. The game ends the moment a side
 reaches the target, wherever that happens. docs/rules.md records the choices.
 """
 
@@ -22,6 +23,7 @@ from games.cribbage.state import CribbageState, clone_state, state_from_json, st
 from games.engine import NO_EVENTS, Event, Game, GameInfo, Move, Option, deal_hidden, deal_record, winners_of
 
 GO: Move = {"go": True}
+NEXT: Move = {"next": True}  # the next dealer gathers the cards after the show
 DISCARD_ONE: tuple[Move, ...] = tuple({"discard": [name]} for name in CARD_NAMES)
 DISCARD_TWO: dict[tuple[int, int], Move] = {
     (a, b): {"discard": [CARD_NAMES[a], CARD_NAMES[b]]} for a, b in combinations(range(52), 2)
@@ -51,7 +53,6 @@ class Cribbage(Game):
         state.scores = [0] * state.sides
         state.deal_number = 0
         state.dealer = random.Random(seed).randrange(players)
-        state.show = None
         self._deal(state)
         return state
 
@@ -82,6 +83,7 @@ class Cribbage(Game):
         state.barred = [0] * n
         state.last = None
         state.pegged = []
+        state.show = None
 
     # Who acts and what they may do.
 
@@ -100,6 +102,8 @@ class Cribbage(Game):
             if state.players == 2:
                 return [DISCARD_TWO[pair] for pair in combinations(cards, 2)]
             return [DISCARD_ONE[c] for c in cards]
+        if state.phase == "show" and seat == state.turn:
+            return [NEXT]
         if state.phase != "play" or seat != state.turn:
             return []
         fits = state.hands[seat] & FITS[31 - state.count]
@@ -108,6 +112,8 @@ class Cribbage(Game):
     def why_illegal(self, state: CribbageState, seat: int, move: Move) -> str:
         """Name the rule a refused move breaks."""
         hand = state.hands[seat]
+        if state.phase == "show":
+            return 'the show is scored: {"next": true} gathers the cards and deals again'
         if state.phase == "discard":
             size = 2 if state.players == 2 else 1
             cards = move.get("discard")
@@ -132,6 +138,11 @@ class Cribbage(Game):
     def advance(self, state: CribbageState, seat: int, move: Move) -> tuple[Event, ...] | list[Event]:
         """Make a move known to be legal; cut, peg, show and deal as it sets off."""
         state.pegged = []
+        if "next" in move:
+            state.deal_number += 1
+            state.dealer = (state.dealer + 1) % state.players
+            self._deal(state)
+            return [self.deal_event(state)]
         if "play" in move:
             return self._play(state, seat, CARD_INDEX[move["play"]])
         if "go" in move:
@@ -162,7 +173,7 @@ class Cribbage(Game):
     def _cut(self, state: CribbageState) -> list[Event]:
         state.kept = list(state.hands)
         start = state.start = state.stock[0]
-        state.show = None
+        state.stock = state.stock[1:]
         state.phase = "play"
         state.turn = (state.dealer + 1) % state.players
         if start % 13 == JACK:
@@ -208,21 +219,19 @@ class Cribbage(Game):
         return self._show(state)
 
     def _show(self, state: CribbageState) -> tuple[Event, ...] | list[Event]:
-        """Score each hand in order, then the crib, stopping at the target; then deal again."""
+        """Score each hand in order, then the crib, stopping at the target; the next dealer deals."""
         n = state.players
         start = state.start
         state.show = []
-        state.turn = None
+        state.phase = "show"
+        state.turn = (state.dealer + 1) % n
         order = [((state.dealer + i) % n, False, state.kept[(state.dealer + i) % n]) for i in range(1, n + 1)]
         for seat, is_crib, mask in [*order, (state.dealer, True, state.crib)]:
             points = score_cards(cards_in(mask), start, is_crib)
             state.show.append([seat, is_crib, mask, start, points])
             if self._score(state, seat, points):
-                return NO_EVENTS
-        state.deal_number += 1
-        state.dealer = (state.dealer + 1) % n
-        self._deal(state)
-        return [self.deal_event(state)]
+                break
+        return NO_EVENTS
 
     # What each seat sees.
 
@@ -230,9 +239,10 @@ class Cribbage(Game):
         """Return the table as ``seat`` sees it: its hand, the count, the start card, the show."""
         n = state.players
         playing = state.start is not None
+        seats = self.to_act(state)
         view: dict[str, Any] = {
             "phase": state.phase,
-            "turn": state.turn if state.phase == "play" else None,
+            "turn": seats[0] if len(seats) == 1 else None,
             "hand_counts": [h.bit_count() for h in state.hands],
             "scores": [state.scores[s % state.sides] for s in range(n)],
             "dealer": state.dealer,
@@ -311,9 +321,8 @@ class Cribbage(Game):
         seen = state.hands[seat] | own_crib | sum(played)
         if state.start is not None:
             seen |= 1 << state.start
-        stock_size = len(state.stock) - (state.start is not None)
         sizes = [0 if s == seat else state.hands[s].bit_count() for s in range(n)]
-        sizes += [(state.crib & ~own_crib).bit_count(), stock_size]
+        sizes += [(state.crib & ~own_crib).bit_count(), len(state.stock)]
         forbidden = [0 if s == seat else state.barred[s] for s in range(n)] + [0, 0]
         dealt = deal_hidden(cards_in(FULL_DECK_MASK & ~seen), sizes, forbidden, rng)
         copy.kept = list(state.kept)
@@ -327,7 +336,7 @@ class Cribbage(Game):
         copy.crib_dealt = cards_in(dealt[n])[: len(state.crib_dealt)]
         stock = cards_in(dealt[n + 1])
         rng.shuffle(stock)
-        copy.stock = stock if state.start is None else [state.start, *stock]
+        copy.stock = stock
         copy.seed = rng.getrandbits(32)  # later deals are unknown too
         return copy
 

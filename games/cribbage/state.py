@@ -54,13 +54,13 @@ class CribbageState:
     sides: int  # 2 with four players (partners), else one side per seat
     deal_number: int
     dealer: int
-    phase: str  # "discard", "play" or "over"
+    phase: str  # "discard", "play", "show" (scored, waiting for the next deal) or "over"
     hands: list[int]  # the cards each seat holds now
     kept: list[int]  # the four each seat kept, for the show (0 before the cut)
     dealt: list[int]  # the hands as dealt, for the log
     crib: int
     crib_dealt: list[int]  # three-handed: the stock card dealt to the crib
-    stock: list[int]  # the undealt cards, top first; once cut, the start is stock[0]
+    stock: list[int]  # the undealt cards, top first; the cut takes the start card off the top
     waiting: int  # mask of the seats still to discard
     start: int | None
     count: int  # the running count of the play
@@ -78,6 +78,11 @@ class CribbageState:
 def state_to_json(state: CribbageState) -> dict[str, Any]:
     """Return the whole state as plain JSON, cards as strings."""
     data = {name: getattr(state, name) for name in CribbageState.__slots__}
+    # Copies, so a later move does not reach into the snapshot.
+    for name in ("options", "scores", "barred", "pile_seats"):
+        data[name] = type(data[name])(data[name])
+    data["pegged"] = [list(item) for item in state.pegged]
+    data["last"] = None if state.last is None else [state.last[0], dict(state.last[1])]
     for name in LIST_OF_MASKS:
         data[name] = [names_in(mask) for mask in data[name]]
     for name in CARD_LISTS:
