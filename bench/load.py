@@ -1,0 +1,346 @@
+"""Load generator: many websocket players on loopback playing real games against one server.
+
+    python bench/load.py --tables 250 --rates 100,200,400 --duration 30
+
+By default it starts its own server: one Daphne process with the channel layer on
+Redis (127.0.0.1:6379, a private key prefix) and a fresh PostgreSQL database on
+127.0.0.1:5432 (created and dropped here). `--url` measures a server you started
+instead (`--pid` then tells it whose memory and CPU to report).
+
+Every table is a real game (Hearts by default, four guest players, each with its
+own session and websocket). Each table makes one move at a time, at a pace that
+adds up to the requested rate over all tables: a seat to act picks a random legal
+move, and the move's latency is the time from sending it to the new state having
+reached every seat of that table. For each rate it prints moves per second
+achieved, p50/p95/p99/max latency, errors by code, timeouts, and the server's
+memory and CPU. Only loopback addresses are used; every loop is bounded by
+`--duration` and the run stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import resource
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.ops.harness import (  # noqa: E402
+    Conn,
+    DaphneServer,
+    Player,
+    process_cpu_seconds,
+    process_rss_kib,
+    seat_table,
+)
+
+MOVE_TIMEOUT = 10.0
+
+
+@dataclass
+class Stats:
+    """What one measurement window saw."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: Counter = field(default_factory=Counter)
+    timeouts: int = 0
+    games_finished: int = 0
+
+    def reset(self) -> None:
+        """Start a new window."""
+        self.latencies.clear()
+        self.errors.clear()
+        self.timeouts = 0
+        self.games_finished = 0
+
+
+class TableRunner:
+    """One table's four players: makes one move at a time and times its fan-out to every seat."""
+
+    def __init__(self, conns: list[Conn], stats: Stats, rng: random.Random) -> None:
+        self.conns = conns
+        self.stats = stats
+        self.rng = rng
+        self.pending_version: int | None = None
+        self.pending_sent = 0.0
+        self.seen: set[int] = set()
+        self.done: asyncio.Future | None = None
+        self.interval = 1.0
+        for seat, conn in enumerate(conns):
+            conn._on_message = lambda c, m, seat=seat: self.on_message(seat, m)
+
+    def on_message(self, seat: int, msg: dict) -> None:
+        """Called by each connection's reader for every message it receives."""
+        kind = msg.get("type")
+        if kind == "state":
+            if self.pending_version is not None and msg.get("version", -1) > self.pending_version:
+                self.seen.add(seat)
+                if len(self.seen) == len(self.conns) and self.done and not self.done.done():
+                    self.done.set_result(time.perf_counter())
+        elif kind == "error":
+            self.stats.errors[msg.get("code", "?")] += 1
+            if self.done and not self.done.done() and msg.get("id") is not None:
+                self.done.set_exception(RuntimeError(msg.get("code")))
+
+    def _latest(self) -> dict:
+        return max((c.state for c in self.conns if c.state), key=lambda s: s["version"])
+
+    async def step(self) -> None:
+        """Make the next move (or start a rematch when the game is over) and wait for every seat."""
+        state = self._latest()
+        loop = asyncio.get_running_loop()
+        self.done = loop.create_future()
+        self.seen = set()
+        self.pending_version = state["version"]
+        if state["table"]["status"] == "finished":
+            self.stats.games_finished += 1
+            await self.conns[0].send({"type": "rematch", "id": "rematch"})
+            timed = False
+        else:
+            seats = [s for s in state["to_act"] if (self.conns[s].state or {}).get("legal_moves")]
+            if not seats:
+                await self.resync()
+                return
+            seat = self.rng.choice(seats)
+            seat_state = self.conns[seat].state
+            move = self.rng.choice(seat_state["legal_moves"])
+            self.pending_sent = time.perf_counter()
+            await self.conns[seat].send(
+                {"type": "move", "move": move, "version": seat_state["version"], "id": "m"}
+            )
+            timed = True
+        try:
+            finished = await asyncio.wait_for(self.done, MOVE_TIMEOUT)
+            if timed:
+                self.stats.latencies.append(finished - self.pending_sent)
+        except TimeoutError:
+            self.stats.timeouts += 1
+            await self.resync()
+        except RuntimeError:
+            await self.resync()
+        finally:
+            self.pending_version = None
+
+    async def resync(self) -> None:
+        """Ask every seat for the state again and give the answers a moment to arrive."""
+        for conn in self.conns:
+            with contextlib.suppress(Exception):
+                await conn.send({"type": "sync"})
+        await asyncio.sleep(0.5)
+
+    async def run(self, until: float, first_delay: float) -> None:
+        """Move at this table's pace until the deadline (closed loop: one move in flight)."""
+        await asyncio.sleep(first_delay)
+        next_at = time.perf_counter()
+        while time.perf_counter() < until:
+            await self.step()
+            next_at = max(next_at + self.interval, time.perf_counter())
+            await asyncio.sleep(max(0.0, min(next_at, until) - time.perf_counter()))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100) by nearest rank; NaN for no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+class Postgres:
+    """A fresh database on the local PostgreSQL, dropped afterwards."""
+
+    def __init__(self, admin_url: str) -> None:
+        self.admin_url = admin_url
+        self.name = f"cardtable_bench_{os.getpid()}"
+
+    def __enter__(self) -> str:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.name}"')
+        return urlparse(self.admin_url)._replace(path="/" + self.name).geturl()
+
+    def __exit__(self, *exc: object) -> None:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+async def setup_tables(base: str, ws_base: str, args: argparse.Namespace) -> list[list[Conn]]:
+    """Seat every table, a few at a time (the setup is not what is measured)."""
+    sem = asyncio.Semaphore(args.setup_concurrency)
+    done = 0
+
+    async def one(i: int) -> list[Conn]:
+        nonlocal done
+        async with sem:
+            _, _, conns = await seat_table(base, ws_base, args.game, args.seats, prefix=f"t{i}p")
+            done += 1
+            if done % 50 == 0:
+                print(f"  {done} tables seated", flush=True)
+            return conns
+
+    return await asyncio.gather(*(one(i) for i in range(args.tables)))
+
+
+def memory_line(pid: int | None) -> str:
+    """The server's resident memory, or a note that it is not known."""
+    rss = process_rss_kib(pid) if pid else None
+    return f"{rss / 1024:.0f} MiB" if rss else "unknown (pass --pid)"
+
+
+async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: argparse.Namespace) -> dict:
+    """Play at `rate` moves/s in total for the warm-up plus the window; return the window's figures."""
+    for runner in runners:
+        runner.interval = len(runners) / rate
+    start = time.perf_counter()
+    until = start + args.warmup + args.duration
+    tasks = [asyncio.create_task(r.run(until, r.rng.uniform(0, r.interval))) for r in runners]
+    await asyncio.sleep(args.warmup)
+    stats.reset()
+    pid = args.pid
+    cpu0, own0, t0 = process_cpu_seconds(pid) if pid else None, time.process_time(), time.perf_counter()
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - t0
+    cpu1 = process_cpu_seconds(pid) if pid else None
+    lat = stats.latencies
+    return {
+        "rate": rate,
+        "moves_per_s": len(lat) / elapsed,
+        "p50": percentile(lat, 50) * 1000,
+        "p95": percentile(lat, 95) * 1000,
+        "p99": percentile(lat, 99) * 1000,
+        "max": max(lat) * 1000 if lat else float("nan"),
+        "mean": statistics.fmean(lat) * 1000 if lat else float("nan"),
+        "errors": dict(stats.errors),
+        "timeouts": stats.timeouts,
+        "games": stats.games_finished,
+        "server_cpu": (cpu1 - cpu0) / elapsed * 100 if cpu0 is not None and cpu1 is not None else None,
+        "client_cpu": (time.process_time() - own0) / elapsed * 100,
+        "rss": memory_line(pid),
+    }
+
+
+def print_row(r: dict) -> None:
+    """One line per rate."""
+    cpu = f"{r['server_cpu']:5.0f}%" if r["server_cpu"] is not None else "    ?"
+    print(
+        f"{r['rate']:7.0f} {r['moves_per_s']:9.1f} {r['p50']:7.1f} {r['p95']:7.1f} {r['p99']:7.1f} "
+        f"{r['max']:7.1f} {cpu} {r['client_cpu']:5.0f}% {r['rss']:>9} {r['games']:5d} "
+        f"{r['timeouts']:4d} {r['errors'] or '-'}",
+        flush=True,
+    )
+
+
+async def run(args: argparse.Namespace) -> None:
+    """Set up the tables, then measure each requested rate in turn."""
+    base = args.url.rstrip("/")
+    ws_base = base.replace("http", "ws", 1)
+    t0 = time.perf_counter()
+    probe = Player(base)
+    await asyncio.to_thread(probe.call, "GET", "/api/games/")
+    print(f"seating {args.tables} tables of {args.game} x {args.seats} seats ...", flush=True)
+    rss_before = memory_line(args.pid)
+    tables = await setup_tables(base, ws_base, args)
+    sockets = sum(len(t) for t in tables)
+    print(
+        f"{sockets} sockets open at {len(tables)} tables in {time.perf_counter() - t0:.1f}s; "
+        f"server memory {rss_before} before, {memory_line(args.pid)} now",
+        flush=True,
+    )
+    stats = Stats()
+    rng = random.Random(args.seed)
+    runners = [TableRunner(conns, stats, random.Random(rng.random())) for conns in tables]
+    print(
+        f"\n{'target':>7} {'moves/s':>9} {'p50ms':>7} {'p95ms':>7} {'p99ms':>7} {'maxms':>7} "
+        f"{'srvCPU':>6} {'cliCPU':>6} {'srvRSS':>9} {'games':>5} {'tout':>4} errors"
+    )
+    results = []
+    for rate in args.rates:
+        result = await measure(runners, stats, rate, args)
+        results.append(result)
+        print_row(result)
+        if result["moves_per_s"] < 0.8 * rate and result["p99"] > args.p99_limit:
+            print("  saturated: stopping the ramp", flush=True)
+            break
+    ok = [r for r in results if r["p99"] <= args.p99_limit and r["moves_per_s"] >= 0.95 * r["rate"]]
+    best = max(ok, key=lambda r: r["moves_per_s"]) if ok else None
+    print(
+        f"\nhighest rate sustained with p99 <= {args.p99_limit:g} ms: "
+        + (f"{best['moves_per_s']:.0f} moves/s (target {best['rate']:g})" if best else "none of those tried")
+    )
+    for conns in tables:
+        for conn in conns:
+            await conn.close()
+
+
+def main() -> None:
+    """Parse arguments, start a server unless --url is given, run the load."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--url", help="measure this server (default: start one Daphne with Redis)")
+    parser.add_argument("--pid", type=int, help="the server's process id, for memory and CPU figures")
+    parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--game", default="hearts")
+    parser.add_argument(
+        "--rates", default="100,200", help="comma-separated total move rates (moves/s), measured in turn"
+    )
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds measured per rate")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before each window")
+    parser.add_argument("--p99-limit", type=float, default=50.0, help="the latency target, ms")
+    parser.add_argument("--setup-concurrency", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="for the server this starts")
+    parser.add_argument(
+        "--postgres-url",
+        default="postgres://postgres@127.0.0.1:5432/postgres",
+        help="admin URL; a fresh database is created beside it ('sqlite' for a SQLite file instead)",
+    )
+    args = parser.parse_args()
+    args.rates = [float(r) for r in args.rates.split(",")]
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    if args.url:
+        host = urlparse(args.url).hostname or ""
+        if not (host == "localhost" or host.startswith("127.") or host == "::1"):
+            parser.error("load is only ever sent to a loopback address")
+        asyncio.run(run(args))
+        return
+    with contextlib.ExitStack() as stack:
+        env = {
+            "REDIS_URL": args.redis_url,
+            "CHANNEL_PREFIX": f"bench{os.getpid()}",
+            "BOT_PAUSE": "0",
+            "DISCONNECT_GRACE": "3600",
+        }
+        if args.postgres_url == "sqlite":
+            env["SQLITE_PATH"] = f"/tmp/cardtable-bench-{os.getpid()}.sqlite3"
+            stack.callback(lambda: Path(env["SQLITE_PATH"]).unlink(missing_ok=True))
+        else:
+            env["DATABASE_URL"] = stack.enter_context(Postgres(args.postgres_url))
+        server = DaphneServer(env)
+        server.migrate()
+        server.start()
+        stack.callback(server.kill)
+        print(f"started daphne pid {server.proc.pid} on {server.base} (log {server.log_path})", flush=True)
+        args.url, args.pid = server.base, server.proc.pid
+        asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,405 @@
+"""Drive a real server from outside: start Daphne (and Redis) as subprocesses, talk HTTP and websockets.
+
+Used by the fault and fuzz tests in this folder and by `bench/load.py`. Everything
+goes over loopback, as any outside client would: the JSON API of PROTOCOL.md for
+identity and tables, then the table's websocket with the session cookie.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http.cookiejar
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_port(port: int, timeout: float) -> bool:
+    """Wait until something accepts TCP connections on 127.0.0.1:port."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), 0.2):
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+@dataclass
+class RedisServer:
+    """A private redis-server on a free loopback port (never the system one on 6379)."""
+
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        """The URL for REDIS_URL."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        """Start it in the foreground of a child process and wait until it accepts connections."""
+        self.proc = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        if not _wait_port(self.port, 10):
+            raise RuntimeError(f"redis-server did not start on port {self.port}")
+
+    def stop(self) -> None:
+        """Kill it (SIGKILL: no goodbye to clients, as in a crash) and reap it."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+
+@dataclass
+class DaphneServer:
+    """One Daphne process serving the project, with settings passed through the environment."""
+
+    env: dict[str, str]
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen | None = None
+    log_path: Path | None = None
+
+    @property
+    def base(self) -> str:
+        """The site's HTTP base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        """The site's websocket base URL."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def full_env(self) -> dict[str, str]:
+        """The process environment: ours, then safe test defaults, then the caller's settings."""
+        env = dict(os.environ)
+        for name in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH"):
+            env.pop(name, None)
+        env.update(
+            {
+                "DJANGO_SETTINGS_MODULE": "cardtable.settings",
+                "DEBUG": "0",
+                "SECRET_KEY": "ops-test-secret-key-not-for-production-0123456789abcdef",
+                "ALLOWED_HOSTS": "127.0.0.1,localhost",
+                "SECURE_COOKIES": "0",
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
+        env.update(self.env)
+        return env
+
+    def migrate(self) -> None:
+        """Create or update the schema of the configured database."""
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput"],
+            cwd=ROOT,
+            env=self.full_env(),
+            check=True,
+            capture_output=True,
+            timeout=240,
+        )
+
+    def start(self, timeout: float = 30) -> None:
+        """Start Daphne and wait until it answers HTTP."""
+        if self.log_path is None:
+            self.log_path = Path(tempfile.mkstemp(prefix="daphne-", suffix=".log")[1])
+        log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child, closed with it
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "cardtable.asgi:application",
+            ],
+            cwd=ROOT,
+            env=self.full_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"daphne exited with {self.proc.returncode}:\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(self.base + "/api/games/", timeout=2) as resp:
+                    if resp.status == 200:
+                        return
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.1)
+        raise RuntimeError(f"daphne did not answer within {timeout}s:\n{self.log_tail()}")
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Send a signal (SIGKILL by default: no cleanup runs) and reap the process."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(20)
+        self.proc = None
+
+    def rss_kib(self) -> int | None:
+        """The process's resident memory in KiB (None when it is not running)."""
+        return process_rss_kib(self.proc.pid) if self.proc else None
+
+    def log_tail(self, lines: int = 40) -> str:
+        """The last lines Daphne printed (for failure messages)."""
+        if not self.log_path or not self.log_path.exists():
+            return ""
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+
+def process_rss_kib(pid: int) -> int | None:
+    """VmRSS of a process from /proc, in KiB."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU seconds a process has used, from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class ApiError(Exception):
+    """An HTTP answer outside 2xx, with its status and decoded body."""
+
+    def __init__(self, status: int, body: Any) -> None:
+        super().__init__(f"HTTP {status}: {body}")
+        self.status = status
+        self.body = body
+
+
+class Player:
+    """One browser: a cookie jar, the CSRF token, and the JSON API (blocking, urllib)."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.csrf = ""
+        self.player: dict | None = None
+
+    def request(
+        self, method: str, path: str, body: Any = None, *, csrf: bool = True, raw: bytes | None = None
+    ) -> tuple[int, Any]:
+        """Send one request; return (status, decoded JSON or text). Never raises for HTTP errors."""
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        req.add_header("Origin", self.base)
+        req.add_header("Referer", self.base + "/")
+        if csrf and self.csrf:
+            req.add_header("X-CSRFToken", self.csrf)
+        try:
+            with self.opener.open(req, timeout=15) as resp:
+                status, payload = resp.status, resp.read()
+        except urllib.error.HTTPError as exc:
+            status, payload = exc.code, exc.read()
+        try:
+            return status, json.loads(payload) if payload else None
+        except ValueError:
+            return status, payload.decode(errors="replace")
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        """Like request, but a non-2xx answer raises ApiError."""
+        status, payload = self.request(method, path, body)
+        if not 200 <= status < 300:
+            raise ApiError(status, payload)
+        return payload
+
+    def login(self, name: str) -> dict:
+        """Become a guest player: GET the CSRF token, POST the name."""
+        self.csrf = self.call("GET", "/api/session/")["csrf_token"]
+        self.player = self.call("POST", "/api/session/", {"name": name})["player"]
+        for cookie in self.jar:
+            if cookie.name == "csrftoken":
+                self.csrf = cookie.value
+        return self.player
+
+    def create_table(self, game: str, players: int | None = None, options: dict | None = None) -> dict:
+        """POST /api/tables/; this player becomes the host."""
+        body: dict[str, Any] = {"game": game}
+        if players is not None:
+            body["players"] = players
+        if options is not None:
+            body["options"] = options
+        return self.call("POST", "/api/tables/", body)
+
+    def cookie_header(self) -> str:
+        """The Cookie header a browser would send with the websocket handshake."""
+        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
+
+
+class Conn:
+    """One websocket at a table: a reader task keeps every message; waiters match on them."""
+
+    def __init__(self, ws: ClientConnection, on_message: Callable[[Conn, dict], None] | None = None) -> None:
+        self.ws = ws
+        self.messages: list[dict] = []
+        self.state: dict | None = None
+        self.closed = asyncio.Event()
+        self._changed = asyncio.Event()
+        self._on_message = on_message
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def open(
+        cls,
+        ws_base: str,
+        table_ws: str,
+        player: Player | None,
+        *,
+        origin: str | None = None,
+        on_message: Callable[[Conn, dict], None] | None = None,
+    ) -> Conn:
+        """Connect to a table's websocket as this player (or as a cookieless spectator)."""
+        headers = {"Cookie": player.cookie_header()} if player else {}
+        http_origin = origin if origin is not None else ws_base.replace("ws://", "http://", 1)
+        ws = await connect(
+            ws_base + table_ws,
+            origin=http_origin,  # type: ignore[arg-type]
+            additional_headers=headers,
+            compression=None,
+            open_timeout=20,
+            ping_interval=None,
+            max_size=2**22,
+        )
+        return cls(ws, on_message)
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                msg = json.loads(raw)
+                if msg.get("type") == "state" and (
+                    self.state is None or msg.get("version", 0) >= self.state.get("version", 0)
+                ):
+                    self.state = msg
+                self.messages.append(msg)
+                if self._on_message:
+                    self._on_message(self, msg)
+                self._changed.set()
+        except Exception:
+            pass
+        finally:
+            self.closed.set()
+            self._changed.set()
+
+    async def send(self, msg: dict | str | bytes) -> None:
+        """Send a JSON object (or raw text/bytes, for hostile input)."""
+        await self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))
+
+    async def wait_for(self, pred: Callable[[dict], bool], timeout: float = 10, start: int = 0) -> dict:
+        """The first message from index `start` on that matches; raise TimeoutError if none comes."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        index = start
+        while True:
+            while index < len(self.messages):
+                if pred(self.messages[index]):
+                    return self.messages[index]
+                index += 1
+            if self.closed.is_set():
+                raise ConnectionError(f"websocket closed while waiting; last messages: {self.messages[-3:]}")
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                raise TimeoutError(f"no matching message in {timeout}s; last messages: {self.messages[-3:]}")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+
+    async def request(self, msg: dict, pred: Callable[[dict], bool], timeout: float = 10) -> dict:
+        """Send a message and wait for the first later message that matches."""
+        start = len(self.messages)
+        await self.send(msg)
+        return await self.wait_for(pred, timeout, start)
+
+    async def close(self) -> None:
+        """Close the socket and stop the reader."""
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._reader
+
+
+def state_at_least(version: int) -> Callable[[dict], bool]:
+    """A predicate: a state message of at least this version."""
+    return lambda m: m.get("type") == "state" and m.get("version", -1) >= version
+
+
+def is_error(m: dict) -> bool:
+    """A predicate: an error message."""
+    return m.get("type") == "error"
+
+
+async def seat_table(
+    server_base: str, ws_base: str, game: str, seats: int, prefix: str = "p"
+) -> tuple[dict, list[Player], list[Conn]]:
+    """Create a table of `game`, seat one guest per seat, start it; return (table, players, conns)."""
+    players = [Player(server_base) for _ in range(seats)]
+    await asyncio.gather(*(asyncio.to_thread(p.login, f"{prefix}{i}") for i, p in enumerate(players)))
+    table = await asyncio.to_thread(players[0].create_table, game, seats)
+    conns = [await Conn.open(ws_base, table["ws"], p) for p in players]
+    for conn in conns:
+        await conn.wait_for(lambda m: m.get("type") == "state")
+    for i, conn in enumerate(conns):
+        await conn.request({"type": "sit", "seat": i}, lambda m, i=i: _seated(m, i) or is_error(m))
+        assert _seated(conn.state or {}, i), conn.messages[-1]
+    started = await conns[0].request(
+        {"type": "start"},
+        lambda m: (m.get("type") == "state" and m["table"]["status"] == "playing") or is_error(m),
+    )
+    assert started.get("type") == "state", started
+    return table, players, conns
+
+
+def _seated(msg: dict, seat: int) -> bool:
+    return msg.get("type") == "state" and msg.get("you", {}).get("seat") == seat
