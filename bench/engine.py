@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games import GAMES  # noqa: E402
-from games.engine import Game  # noqa: E402
+from games import GAMES
+from games.engine import Game
 
 Rates = dict[str, float]
 

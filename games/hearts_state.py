@@ -1,0 +1,229 @@
+"""Hearts' state, its tables, and the state's JSON form, copies and determinizations.
+
+The rules that change a state are in ``games.hearts``; this module holds what a
+state is and the ways it is stored, copied and guessed at (``determinize``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.cards import (
+    CARD_INDEX,
+    CARD_NAMES,
+    HEARTS,
+    PLAY_MOVES,
+    SUIT_MASKS,
+    cards_in,
+    mask_of,
+    names_in,
+)
+from games.cards import deck as make_deck
+from games.engine import deal_hidden
+
+QUEEN_OF_SPADES = CARD_INDEX["QS"]
+HEARTS_MASK = SUIT_MASKS[HEARTS]
+POINT_CARDS = HEARTS_MASK | 1 << QUEEN_OF_SPADES
+MOON = 26
+POINTS = tuple(1 if c // 13 == HEARTS else 13 if c == QUEEN_OF_SPADES else 0 for c in range(52))
+# Per player count: the deck, and the lowest club in play (it leads with two_of_clubs).
+DECKS = {3: tuple(make_deck(["2D"])), 4: tuple(make_deck()), 5: tuple(make_deck(["2D", "2C"]))}
+DECK_MASKS = {n: mask_of(cards) for n, cards in DECKS.items()}
+LOWEST_CLUB = {3: CARD_INDEX["2C"], 4: CARD_INDEX["2C"], 5: CARD_INDEX["3C"]}
+BITS = tuple(1 << c for c in range(52))
+# Within a suit the ace is high: strength 2 = 0 .. A = 12.
+STRENGTH = tuple((c % 13 - 1) % 13 for c in range(52))
+# Pass directions by deal number: the seat offset a pass goes to (0: no pass).
+DIRECTIONS = {3: (1, 2, 0), 4: (1, 3, 2, 0), 5: (1, 4, 0)}
+
+PASS, PLAY, OVER = "pass", "play", "over"
+
+
+class _PassMoves(dict):
+    """Shared ``{"pass": [...]}`` moves keyed by a sorted card triple, made on first use."""
+
+    def __missing__(self, key: tuple[int, int, int]) -> dict:
+        move = {"pass": [CARD_NAMES[c] for c in key]}
+        self[key] = move
+        return move
+
+
+PASS_MOVES = _PassMoves()
+HIDDEN_PASS = {"pass": 3}
+
+
+def direction_name(offset: int, players: int) -> str:
+    """Name a pass's seat offset: left is the next seat, right the previous one."""
+    if offset == 0:
+        return "none"
+    if offset == 1:
+        return "left"
+    return "right" if offset == players - 1 else "across"
+
+
+class HeartsState:
+    """One game of Hearts. Hands, ``pending``, ``passed`` and ``received`` are bitmasks."""
+
+    __slots__ = (
+        "players",
+        "options",
+        "seed",
+        "target",
+        "deal_number",
+        "dealer",
+        "phase",
+        "direction",
+        "hands",
+        "pending",
+        "passed",
+        "received",
+        "trick",
+        "leader",
+        "turn",
+        "tricks_done",
+        "broken",
+        "taken",
+        "scores",
+        "last",
+        "last_trick",
+        "last_deal",
+        "voids",
+        "played",
+        "dealt",
+    )
+
+    players: int
+    options: dict[str, Any]
+    seed: int
+    target: int
+    deal_number: int
+    dealer: int
+    phase: str  # "pass", "play" or "over"
+    direction: int  # this deal's pass goes from seat s to s + direction (0: no pass)
+    hands: list[int]
+    pending: list[int | None]  # in the pass: the cards a seat has passed, None until it has
+    passed: list[int]  # the cards each seat passed this deal (0 before the exchange)
+    received: list[int]  # the cards each seat received this deal
+    trick: list[int]
+    leader: int
+    turn: int
+    tricks_done: int
+    broken: bool
+    taken: list[int]  # points taken this deal per seat
+    scores: list[int]
+    last: tuple[int, dict] | None  # (seat, move) of the last move this deal
+    last_trick: tuple[int, list[int], int] | None  # (leader, cards, winner)
+    last_deal: dict[str, Any] | None  # {"points", "moon"} of the deal before this one
+    voids: list[int]  # per seat, a mask of the suits it has shown it lacks
+    played: int  # every card played to a trick this deal
+    dealt: list[int]  # the hands as dealt, for the log
+
+
+def state_to_json(state: HeartsState) -> dict[str, Any]:
+    """Return the state as plain JSON (cards as strings)."""
+    data = {name: getattr(state, name) for name in HeartsState.__slots__}
+    for name in ("hands", "passed", "received", "dealt"):
+        data[name] = [names_in(h) for h in getattr(state, name)]
+    data["pending"] = [None if p is None else names_in(p) for p in state.pending]
+    data["played"] = names_in(state.played)
+    data["trick"] = [CARD_NAMES[c] for c in state.trick]
+    data["scores"] = list(state.scores)
+    data["taken"] = list(state.taken)
+    data["voids"] = list(state.voids)
+    data["options"] = dict(state.options)
+    if state.last is not None:
+        who, move = state.last
+        data["last"] = [
+            who,
+            {key: list(value) if isinstance(value, list) else value for key, value in move.items()},
+        ]
+    if state.last_deal is not None:
+        data["last_deal"] = {"points": list(state.last_deal["points"]), "moon": state.last_deal["moon"]}
+    if state.last_trick is not None:
+        leader, cards, winner = state.last_trick
+        data["last_trick"] = [leader, [CARD_NAMES[c] for c in cards], winner]
+    return {"game": "hearts", **data}
+
+
+def state_from_json(data: dict[str, Any]) -> HeartsState:
+    """Rebuild a state from ``to_json``'s output."""
+    state = HeartsState()
+    for name in HeartsState.__slots__:
+        setattr(state, name, data[name])
+    state.options = dict(data["options"])
+    state.scores = list(data["scores"])
+    state.taken = list(data["taken"])
+    state.voids = list(data["voids"])
+    for name in ("hands", "passed", "received", "dealt"):
+        setattr(state, name, [mask_of(CARD_INDEX[c] for c in h) for h in data[name]])
+    state.pending = [None if p is None else mask_of(CARD_INDEX[c] for c in p) for p in data["pending"]]
+    state.played = mask_of(CARD_INDEX[c] for c in data["played"])
+    state.trick = [CARD_INDEX[c] for c in data["trick"]]
+    if data["last"] is not None:
+        who, move = data["last"]
+        if "play" in move:
+            canonical = PLAY_MOVES[CARD_INDEX[move["play"]]]
+        else:
+            canonical = PASS_MOVES[tuple(CARD_INDEX[c] for c in move["pass"])]
+        state.last = (who, canonical)
+    if data["last_trick"] is not None:
+        leader, cards, winner = data["last_trick"]
+        state.last_trick = (leader, [CARD_INDEX[c] for c in cards], winner)
+    if data["last_deal"] is not None:
+        state.last_deal = {"points": list(data["last_deal"]["points"]), "moon": data["last_deal"]["moon"]}
+    return state
+
+
+def clone_state(state: HeartsState) -> HeartsState:
+    """Return an independent copy (lists copied; ints and shared records kept)."""
+    copy = HeartsState()
+    for name in HeartsState.__slots__:
+        setattr(copy, name, getattr(state, name))
+    copy.hands = list(state.hands)
+    copy.pending = list(state.pending)
+    copy.passed = list(state.passed)
+    copy.received = list(state.received)
+    copy.trick = list(state.trick)
+    copy.taken = list(state.taken)
+    copy.scores = list(state.scores)
+    copy.voids = list(state.voids)
+    return copy
+
+
+def determinize_state(state: HeartsState, seat: int, rng: random.Random) -> HeartsState:
+    """Deal every card ``seat`` cannot place at random, keeping what it knows.
+
+    It knows its hand, the cards played, the suits others showed void in,
+    and where the three cards it passed went (until they are played).
+    """
+    copy = clone_state(state)
+    n = state.players
+    known = [0] * n  # cards seat knows another seat holds
+    if state.phase == PLAY and state.direction:
+        known[(seat + state.direction) % n] = state.passed[seat] & ~state.played
+    placed = state.hands[seat] | state.played
+    if state.phase == PASS:
+        placed |= state.pending[seat] or 0
+    for cards in known:
+        placed |= cards
+    unseen = cards_in(DECK_MASKS[n] & ~placed)
+    # In the pass, a seat that has passed holds its pass apart: deal hand and pass together.
+    pending = state.pending if state.phase == PASS else [None] * n
+    sizes = [0] * n
+    for s in range(n):
+        if s != seat:
+            sizes[s] = state.hands[s].bit_count() - known[s].bit_count() + (pending[s] is not None) * 3
+    forbidden = [0 if s == seat else state.voids[s] for s in range(n)]
+    hands = deal_hidden(unseen, sizes, forbidden, rng)
+    for s in range(n):
+        if s == seat:
+            continue
+        if pending[s] is not None:
+            cards = cards_in(hands[s])
+            chosen = mask_of(rng.sample(cards, 3))
+            copy.pending[s] = chosen
+            hands[s] &= ~chosen
+        copy.hands[s] = hands[s] | known[s]
+    copy.seed = rng.getrandbits(32)  # later deals are unknown too
+    return copy
