@@ -1,0 +1,29 @@
+"""Thin page views: render a template with the games' public info; the page's
+JavaScript does the rest through the JSON API and the table's websocket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+from games import GAMES
+
+
+def games_info() -> list[dict[str, Any]]:
+    """Return every game as ``/api/games/`` lists it, for the page to read at once."""
+    return [game.info.to_json() for game in GAMES.values()]
+
+
+@ensure_csrf_cookie
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby: a name, the games, a new table, the open tables."""
+    return render(request, "lobby.html", {"games": games_info()})
+
+
+@ensure_csrf_cookie
+def table(request: HttpRequest, table_id: str) -> HttpResponse:
+    """A table's page; the websocket brings the seats and the game."""
+    return render(request, "table.html", {"games": games_info(), "table_id": table_id})

@@ -1,0 +1,157 @@
+// Playing cards drawn in SVG, and their spoken names. No rules here: a card is
+// just the protocol's two characters, rank then suit ("QS", "TD").
+
+const SVG = "http://www.w3.org/2000/svg";
+const RANK_NAMES = { A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King" };
+const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const RED = new Set(["D", "H"]);
+
+// Suit shapes in a 100 x 100 box, drawn once into a hidden <svg> and reused.
+const SUIT_PATHS = {
+  H: "M50 90C22 68 4 50 4 30 4 14 16 4 30 4c10 0 17 6 20 14 3-8 10-14 20-14 14 0 26 10 26 26 0 20-18 38-46 60z",
+  D: "M50 2Q68 28 90 50 68 72 50 98 32 72 10 50 32 28 50 2z",
+  S: "M50 4C78 30 96 44 96 62c0 14-11 23-23 23-9 0-16-4-20-11 1 10 5 17 13 23H34c8-6 12-13 13-23-4 7-11 11-20 11C15 85 4 76 4 62 4 44 22 30 50 4z",
+  C: "M50 8a21 21 0 0 1 17 33 21 21 0 1 1-13 33c1 9 5 15 13 22H33c8-7 12-13 13-22a21 21 0 1 1-13-33A21 21 0 0 1 50 8z",
+};
+
+// Pip centres (x, y) on a 100 x 140 card; a pip below the middle is drawn upside down.
+const L = 31, C = 50, R = 69;
+const PIPS = {
+  2: [[C, 28], [C, 112]],
+  3: [[C, 28], [C, 70], [C, 112]],
+  4: [[L, 28], [R, 28], [L, 112], [R, 112]],
+  5: [[L, 28], [R, 28], [C, 70], [L, 112], [R, 112]],
+  6: [[L, 28], [R, 28], [L, 70], [R, 70], [L, 112], [R, 112]],
+  7: [[L, 28], [R, 28], [C, 49], [L, 70], [R, 70], [L, 112], [R, 112]],
+  8: [[L, 28], [R, 28], [C, 49], [L, 70], [R, 70], [C, 91], [L, 112], [R, 112]],
+  9: [[L, 28], [R, 28], [L, 56], [R, 56], [C, 70], [L, 84], [R, 84], [L, 112], [R, 112]],
+  T: [[L, 28], [R, 28], [C, 42], [L, 56], [R, 56], [L, 84], [R, 84], [C, 98], [L, 112], [R, 112]],
+};
+
+/** The card's name as a person says it: "Queen of spades", "10 of hearts". */
+export function cardName(card) {
+  const rank = card[0];
+  return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[card[1]]}`;
+}
+
+/** A short label for text: "Q♠", "10♥". */
+export function cardShort(card) {
+  const rank = card[0] === "T" ? "10" : card[0];
+  return rank + SUIT_SYMBOLS[card[1]];
+}
+
+/** Names of several cards joined for a sentence. */
+export function cardList(cards) {
+  return cards.map(cardName).join(", ");
+}
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** Put the suit symbols into the page once, so every card can <use> them. */
+export function installSuitSymbols() {
+  if (document.getElementById("suit-S")) return;
+  const sprite = el("svg", { width: 0, height: 0, "aria-hidden": "true", style: "position:absolute" });
+  const defs = el("defs", {}, sprite);
+  for (const [suit, d] of Object.entries(SUIT_PATHS)) {
+    const symbol = el("symbol", { id: `suit-${suit}`, viewBox: "0 0 100 100" }, defs);
+    el("path", { d }, symbol);
+  }
+  const pattern = el("pattern", { id: "back-weave", width: 10, height: 10, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
+  el("rect", { width: 10, height: 10, fill: "#8e1b2b" }, pattern);
+  el("path", { d: "M0 5h10M5 0v10", stroke: "#b8323f", "stroke-width": 2.2 }, pattern);
+  document.body.prepend(sprite);
+}
+
+function pip(svg, suit, x, y, size, flip = false) {
+  const attrs = { href: `#suit-${suit}`, x: x - size / 2, y: y - size / 2, width: size, height: size };
+  if (flip) attrs.transform = `rotate(180 ${x} ${y})`;
+  el("use", attrs, svg);
+}
+
+function corner(svg, rank, suit, flip) {
+  const g = el("g", flip ? { transform: "rotate(180 50 70)" } : {}, svg);
+  const text = el("text", { x: 13, y: 27, "text-anchor": "middle", class: "card-rank" }, g);
+  text.textContent = rank === "T" ? "10" : rank;
+  if (rank === "T") text.setAttribute("textLength", 22);
+  pip(g, suit, 13, 39, 15);
+}
+
+function face(svg, rank, suit) {
+  el("rect", { x: 23, y: 19, width: 54, height: 102, rx: 5, class: "card-frame" }, svg);
+  pip(svg, suit, 36, 33, 14);
+  pip(svg, suit, 64, 107, 14, true);
+  const letter = el("text", { x: 50, y: 84, "text-anchor": "middle", class: "card-face" }, svg);
+  letter.textContent = rank;
+  // A small crown for kings and queens, a feather-like bar for jacks.
+  const crown = rank === "J" ? "M38 48h24l-3 5H41z" : "M36 52l4-12 6 8 4-11 4 11 6-8 4 12z";
+  el("path", { d: crown, class: "card-crown" }, svg);
+}
+
+/** A face-up card as an <svg> (decorative: the button or label around it names it). */
+export function cardSvg(card) {
+  const [rank, suit] = card;
+  const svg = el("svg", {
+    viewBox: "0 0 100 140",
+    class: `card-svg ${RED.has(suit) ? "red" : "black"}`,
+    "aria-hidden": "true",
+    focusable: "false",
+  });
+  el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, class: "card-paper" }, svg);
+  corner(svg, rank, suit, false);
+  corner(svg, rank, suit, true);
+  if (rank === "A") pip(svg, suit, 50, 70, 46);
+  else if (PIPS[rank]) for (const [x, y] of PIPS[rank]) pip(svg, suit, x, y, 19, y > 70);
+  else face(svg, rank, suit);
+  return svg;
+}
+
+/** A card's back as an <svg>. */
+export function backSvg() {
+  const svg = el("svg", { viewBox: "0 0 100 140", class: "card-svg back", "aria-hidden": "true", focusable: "false" });
+  el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, fill: "#fdfaf2", stroke: "#00000033" }, svg);
+  el("rect", { x: 7, y: 7, width: 86, height: 126, rx: 5, fill: "url(#back-weave)" }, svg);
+  el("rect", { x: 7, y: 7, width: 86, height: 126, rx: 5, fill: "none", stroke: "#f5d98b", "stroke-width": 1.5 }, svg);
+  el("circle", { cx: 50, cy: 70, r: 14, fill: "#8e1b2b", stroke: "#f5d98b", "stroke-width": 1.5 }, svg);
+  pip(svg, "S", 50, 70, 12);
+  return svg;
+}
+
+/** A face-up card on the table, labelled for screen readers. */
+export function tableCard(card, extraClass = "") {
+  const div = document.createElement("div");
+  div.className = `card ${extraClass}`.trim();
+  div.setAttribute("role", "img");
+  div.setAttribute("aria-label", cardName(card));
+  div.dataset.card = card;
+  div.appendChild(cardSvg(card));
+  return div;
+}
+
+/** A face-down card on the table. */
+export function tableBack(label = "", extraClass = "") {
+  const div = document.createElement("div");
+  div.className = `card back ${extraClass}`.trim();
+  if (label) {
+    div.setAttribute("role", "img");
+    div.setAttribute("aria-label", label);
+  }
+  div.appendChild(backSvg());
+  return div;
+}
+
+/** A playable card in the hand: a button named like "Queen of spades". */
+export function handButton(card) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "card in-hand";
+  button.dataset.card = card;
+  button.setAttribute("aria-label", cardName(card));
+  button.appendChild(cardSvg(card));
+  return button;
+}

@@ -1,0 +1,33 @@
+// Agram's table: the trick, the deal count; between deals, who took the sixth trick.
+
+import { h, seatName, trickNode } from "../layout.js";
+import { playBubble, trickArea } from "./tricks.js";
+
+export default {
+  center(ctx) {
+    const { view } = ctx;
+    const info = h("div", { class: "felt-info" }, `Deal ${view.deal_number} · trick ${Math.min(view.tricks_played + 1, 6)} of 6`);
+    return h("div", { class: "center-stack" }, info, trickArea(ctx));
+  },
+  bubble: playBubble,
+  goal(ctx) {
+    const target = ctx.view.target;
+    return `Win the sixth trick to win a deal. First to ${target} deal${target > 1 ? "s" : ""} wins.`;
+  },
+  summary(ctx) {
+    const { view } = ctx;
+    if (view.deal_winner === null || view.deal_winner === undefined || !view.last_trick) return null;
+    const who = seatName(ctx, view.deal_winner);
+    const body = h(
+      "div",
+      {},
+      h("p", { text: `${who} won the sixth trick and ${who === "You" ? "score" : "scores"} a point.` }),
+      h("div", { class: "summary-trick" }, trickNode(ctx, view.last_trick.cards, { winner: view.last_trick.winner, caption: "The last trick" })),
+    );
+    return { key: `agram-${view.deal_number}-${view.phase}`, title: view.phase === "over" ? "The last deal" : `Deal ${view.deal_number - 1} to ${who}`, body };
+  },
+  resultNote(ctx) {
+    const s = this.summary(ctx);
+    return s ? s.body : null;
+  },
+};

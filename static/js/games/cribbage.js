@@ -1,0 +1,141 @@
+// Cribbage's table: the start card, the crib, the running count and the cards
+// of this count, a pegging track; between deals, the itemised show.
+
+import { cardList, cardShort, tableBack, tableCard } from "../cards.js";
+import { bigNumber, cardRow, h, seatName, stackNode } from "../layout.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const PEG_COLOURS = ["#e8b923", "#5fb4ff", "#ff7a7a"];
+
+function sideName(ctx, side) {
+  return ctx.view.sides[side].map((s) => seatName(ctx, s)).join(" & ");
+}
+
+/** The board: a track of holes in fives per side, a peg at each side's score. */
+function board(ctx) {
+  const { view } = ctx;
+  const holes = view.target;
+  const width = holes * 10 + 20;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${view.sides.length * 26 + 6}`);
+  svg.setAttribute("class", "board-svg");
+  svg.setAttribute("aria-hidden", "true");
+  view.sides.forEach((seats, side) => {
+    const y = 16 + side * 26;
+    const score = view.scores[seats[0]];
+    const track = document.createElementNS(SVG, "rect");
+    Object.entries({ x: 4, y: y - 9, width: width - 8, height: 18, rx: 9, class: "board-track" }).forEach(([k, v]) => track.setAttribute(k, v));
+    svg.append(track);
+    for (let i = 1; i <= holes; i++) {
+      const hole = document.createElementNS(SVG, "circle");
+      const x = 10 + i * 10 - 5 + Math.floor((i - 1) / 5) * 0;
+      hole.setAttribute("cx", x);
+      hole.setAttribute("cy", y);
+      hole.setAttribute("r", i % 5 === 0 ? 2.6 : 1.9);
+      hole.setAttribute("class", i <= score ? "hole filled" : "hole");
+      if (i <= score) hole.setAttribute("fill", PEG_COLOURS[side]);
+      svg.append(hole);
+    }
+    if (score > 0) {
+      const peg = document.createElementNS(SVG, "circle");
+      peg.setAttribute("cx", 10 + Math.min(score, holes) * 10 - 5);
+      peg.setAttribute("cy", y);
+      peg.setAttribute("r", 6);
+      peg.setAttribute("fill", PEG_COLOURS[side]);
+      peg.setAttribute("class", "peg");
+      svg.append(peg);
+    }
+  });
+  const label = view.sides.map((seats, side) => `${sideName(ctx, side)} ${view.scores[seats[0]]}`).join(", ");
+  return h("div", { class: "board", role: "img", "aria-label": `Board to ${view.target}: ${label}` }, svg);
+}
+
+function peggedText(ctx) {
+  const { view } = ctx;
+  if (!view.pegged || !view.pegged.length) return "";
+  const who = seatName(ctx, view.pegged[0].seat);
+  return `${who}: ${view.pegged.map((p) => `${p.kind} ${p.points}`).join(", ")}`;
+}
+
+function showTable(ctx, entry) {
+  const owner = seatName(ctx, entry.seat);
+  const title = entry.crib ? `${owner}'s crib` : `${owner}'s hand`;
+  const list = h("ul", { class: "show-items" });
+  for (const item of entry.items) {
+    list.append(h("li", {}, h("span", { class: "item-kind", text: item.kind }), " ", h("span", { class: "item-cards", text: item.cards.map(cardShort).join(" ") }), h("span", { class: "item-points", text: String(item.points) })));
+  }
+  if (!entry.items.length) list.append(h("li", { class: "hint", text: "nineteen: nothing scores" }));
+  return h(
+    "div",
+    { class: "show-hand" },
+    h("h3", {}, `${title}: ${entry.total}`),
+    cardRow([...entry.cards, entry.start], `${title}: ${cardList(entry.cards)}, start card ${cardShort(entry.start)}`, "small show-cards"),
+    list,
+  );
+}
+
+export default {
+  center(ctx) {
+    const { view } = ctx;
+    const dealer = seatName(ctx, view.dealer);
+    const start = view.start ? tableCard(view.start, "start-card") : tableBack("Start card not cut yet", "start-card");
+    const cut = h("div", { class: "labelled" }, start, h("span", { class: "stack-label", text: "Start" }));
+    const crib = stackNode(view.crib_size, `${dealer === "You" ? "Your" : `${dealer}'s`} crib`, "crib");
+    const top = h("div", { class: "pile-row" }, crib, cut);
+    const parts = [h("div", { class: "felt-info" }, `Deal ${view.deal_number} · ${view.phase === "discard" ? "discard to the crib" : view.phase}`), top];
+    if (view.phase === "play") {
+      top.append(bigNumber("Count", view.count, view.count > 25 ? "warn" : ""));
+      const pile = h("div", { class: "count-pile", role: "group", "aria-label": "Cards in this count" });
+      view.pile.forEach(({ seat, card }) => {
+        const node = tableCard(card);
+        node.setAttribute("aria-label", `${seatName(ctx, seat)}: ${node.getAttribute("aria-label")}`);
+        pile.append(node);
+      });
+      parts.push(pile);
+    }
+    const pegged = peggedText(ctx);
+    if (pegged) parts.push(h("p", { class: "felt-note", text: pegged }));
+    return h("div", { class: "center-stack" }, ...parts);
+  },
+  below(ctx) {
+    return board(ctx);
+  },
+  seatExtra(ctx, seat) {
+    const { view } = ctx;
+    if (view.phase === "discard" && !view.to_discard.includes(seat)) return h("span", { class: "tag ok", text: "discarded" });
+    if (view.phase === "play" && view.gone.includes(seat)) return h("span", { class: "tag", text: "go" });
+    return null;
+  },
+  bubble(move) {
+    if (move.play) return cardShort(move.play);
+    if (move.go) return "Go";
+    if (move.discard !== undefined) return "To the crib";
+    return "";
+  },
+  describe(move) {
+    if (move.go) return "said go";
+    if (move.discard !== undefined) return Array.isArray(move.discard) ? `put ${cardList(move.discard)} in the crib` : `put ${move.discard} card${move.discard > 1 ? "s" : ""} in the crib`;
+    return null;
+  },
+  moveLabel(move) {
+    return move.go ? "Go" : JSON.stringify(move);
+  },
+  chooseHint(multi, ctx) {
+    const n = multi.moves[0][multi.key].length;
+    const dealer = seatName(ctx, ctx.view.dealer);
+    return `Your turn: choose ${n} card${n > 1 ? "s" : ""} for ${dealer === "You" ? "your" : `${dealer}'s`} crib`;
+  },
+  goal(ctx) {
+    return `First to ${ctx.view.target} points wins.`;
+  },
+  summary(ctx) {
+    const { view } = ctx;
+    if (!view.show || !view.show.length) return null;
+    const body = h("div", { class: "show" }, ...view.show.map((entry) => showTable(ctx, entry)));
+    return { key: `crib-${view.deal_number}-${view.phase}`, title: "The show", body };
+  },
+  resultNote(ctx) {
+    const s = this.summary(ctx);
+    return s ? s.body : null;
+  },
+};

@@ -1,0 +1,49 @@
+// Stealing Bundles' table: the pool, the stock, and each seat's bundle (top card and size).
+
+import { cardList, cardName, cardShort, tableBack, tableCard } from "../cards.js";
+import { cardRow, h, seatName, stackNode } from "../layout.js";
+
+function takeText(ctx, take) {
+  const parts = [];
+  if (take.stole.length) parts.push(`stole ${take.stole.map((s) => seatName(ctx, s)).join(" and ")}'s bundle`);
+  if (take.pool.length) parts.push(`took ${take.pool.map(cardShort).join(" ")} from the pool`);
+  return parts.length ? `${parts.join(" and ")} with ${cardShort(take.card)}` : "";
+}
+
+export default {
+  center(ctx) {
+    const { view } = ctx;
+    const pool = view.pool.length ? cardRow(view.pool, `The pool: ${cardList(view.pool)}`, "pool") : h("div", { class: "pool empty-pool", text: "The pool is empty" });
+    const parts = [h("div", { class: "felt-info" }, `Round ${view.round} · pool`), h("div", { class: "pile-row" }, stackNode(view.stock_count, "Stock"), pool)];
+    const take = view.last_take;
+    if (take && view.last && take.seat === view.last.seat && take.card === view.last.move.play) {
+      const text = takeText(ctx, take);
+      if (text) parts.push(h("p", { class: "felt-note", text: `${seatName(ctx, take.seat)} ${text}` }));
+    }
+    return h("div", { class: "center-stack" }, ...parts);
+  },
+  seatExtra(ctx, seat) {
+    const bundle = ctx.view.bundles[seat];
+    const label = bundle.top ? `Bundle: ${bundle.size} cards, ${cardName(bundle.top)} on top` : "Bundle: empty";
+    const box = h("div", { class: "bundle", role: "img", "aria-label": label });
+    if (bundle.size > 1) box.append(tableBack("", "bundle-under"));
+    if (bundle.top) box.append(tableCard(bundle.top, "bundle-top"));
+    else box.append(h("div", { class: "bundle-empty" }));
+    box.append(h("span", { class: "bundle-size", "aria-hidden": "true", text: String(bundle.size) }));
+    return box;
+  },
+  bubble(move) {
+    return move.play ? cardShort(move.play) : "";
+  },
+  describe(move, ctx) {
+    const take = ctx.view.last_take;
+    if (take && move.play === take.card && ctx.view.last.seat === take.seat) {
+      const text = takeText(ctx, take);
+      return text ? `played ${cardName(move.play)} and ${text.replace(/ with .*$/, "")}` : null;
+    }
+    return null;
+  },
+  goal() {
+    return "The biggest bundle at the end wins.";
+  },
+};

@@ -1,0 +1,139 @@
+// The lobby: name, new table form, open tables.
+
+import { api } from "./client.js";
+import { ensurePlayer } from "./name.js";
+
+const GAMES = JSON.parse(document.getElementById("games-data").textContent);
+const byId = Object.fromEntries(GAMES.map((g) => [g.id, g]));
+const gameSelect = document.getElementById("game-select");
+const playersSelect = document.getElementById("players-select");
+const optionFields = document.getElementById("option-fields");
+const createForm = document.getElementById("create-form");
+const createError = document.getElementById("create-error");
+const tableList = document.getElementById("table-list");
+
+const OPTION_LABELS = {
+  target: "Play to",
+  lives: "Lives",
+  passing: "Passing",
+  first_lead: "First lead",
+  first_trick_points: "Points on first trick",
+  moon: "Shooting the moon",
+  leftovers: "Pool at the end",
+  preset: "Rules",
+};
+
+function label(name) {
+  return OPTION_LABELS[name] || name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+function valueLabel(value) {
+  if (value === true) return "yes";
+  if (value === false) return "no";
+  return String(value).replace(/_/g, " ");
+}
+
+function fillGameForm() {
+  const game = byId[gameSelect.value];
+  playersSelect.replaceChildren();
+  for (let n = game.min_players; n <= game.max_players; n++) {
+    const option = new Option(`${n} players`, n, n === game.default_players, n === game.default_players);
+    playersSelect.add(option);
+  }
+  optionFields.replaceChildren();
+  for (const [name, spec] of Object.entries(game.options)) {
+    const field = document.createElement("div");
+    field.className = "field";
+    const id = `option-${name}`;
+    const lab = document.createElement("label");
+    lab.htmlFor = id;
+    lab.textContent = label(name);
+    const select = document.createElement("select");
+    select.id = id;
+    select.dataset.option = name;
+    spec.choices.forEach((choice, i) => {
+      const option = new Option(valueLabel(choice), i, choice === spec.default, choice === spec.default);
+      select.add(option);
+    });
+    field.append(lab, select);
+    optionFields.append(field);
+  }
+}
+
+function chosenOptions() {
+  const game = byId[gameSelect.value];
+  const options = {};
+  for (const select of optionFields.querySelectorAll("select")) {
+    const spec = game.options[select.dataset.option];
+    const value = spec.choices[Number(select.value)];
+    if (value !== spec.default) options[select.dataset.option] = value;
+  }
+  return options;
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  createError.textContent = "";
+  const body = { game: gameSelect.value, players: Number(playersSelect.value), options: chosenOptions() };
+  try {
+    const table = await api("/api/tables/", body);
+    location.href = table.url;
+  } catch (error) {
+    createError.textContent = error.message;
+  }
+}
+
+function seatSummary(table) {
+  const seats = table.seats || [];
+  if (!seats.length) return table.players ? `${table.players} players` : "";
+  const names = seats.filter((s) => s.kind !== "empty").map((s) => (s.kind === "bot" ? `bot` : s.name));
+  const open = seats.filter((s) => s.kind === "empty").length;
+  return `${names.join(", ") || "nobody yet"}${open ? ` · ${open} open seat${open > 1 ? "s" : ""}` : ""}`;
+}
+
+async function refreshTables() {
+  let tables;
+  try {
+    tables = await api("/api/tables/");
+  } catch (error) {
+    return;
+  }
+  if (!Array.isArray(tables)) tables = tables.tables || [];
+  tableList.replaceChildren();
+  if (!tables.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = "No open tables yet. Create one!";
+    tableList.append(li);
+    return;
+  }
+  for (const table of tables) {
+    const li = document.createElement("li");
+    const game = byId[table.game];
+    const title = document.createElement("span");
+    title.className = "t-game";
+    title.textContent = `${game ? game.name : table.game}`;
+    const info = document.createElement("span");
+    info.className = "t-info";
+    info.textContent = seatSummary(table);
+    const status = document.createElement("span");
+    status.className = `t-status ${table.status}`;
+    status.textContent = table.status;
+    const link = document.createElement("a");
+    link.className = "btn small";
+    link.href = table.url || `/t/${table.id}/`;
+    link.textContent = table.status === "waiting" ? "Join" : "Watch";
+    link.setAttribute("aria-label", `${link.textContent} ${title.textContent} table ${table.id}`);
+    li.append(title, status, info, link);
+    tableList.append(li);
+  }
+}
+
+gameSelect.addEventListener("change", fillGameForm);
+createForm.addEventListener("submit", createTable);
+fillGameForm();
+ensurePlayer((player) => {
+  document.getElementById("create-button").disabled = !player;
+});
+refreshTables();
+setInterval(refreshTables, 5000);

@@ -1,0 +1,114 @@
+// The side panels and overlays: running scores, chat, the between-deals
+// summary, the game's result with "Rematch", and the error toast.
+
+import { h, seatName } from "./layout.js";
+
+/** The score table: every seat's score now, then each deal as this page saw it. */
+export function renderScores(root, ctx, history) {
+  const { view, table } = ctx;
+  root.replaceChildren();
+  if (!view || !Array.isArray(view.scores)) {
+    root.append(h("p", { class: "hint", text: "Scores appear when the game starts." }));
+    return;
+  }
+  const winners = new Set((view.result && view.result.winners) || []);
+  const t = h("table", { class: "score-table" });
+  t.append(h("caption", { class: "visually-hidden", text: "Scores" }));
+  const head = h("tr", {}, h("th", { scope: "col", text: "Player" }));
+  const extra = ctx.game.scoreColumns ? ctx.game.scoreColumns(ctx) : [];
+  for (const col of extra) head.append(h("th", { scope: "col", text: col.title }));
+  head.append(h("th", { scope: "col", text: "Score" }));
+  t.append(head);
+  table.seats.forEach((info, seat) => {
+    const row = h("tr", { class: `${winners.has(seat) ? "winner" : ""} ${ctx.toAct.includes(seat) ? "turn" : ""}` });
+    row.append(h("th", { scope: "row", text: seatName(ctx, seat) + (winners.has(seat) ? " ★" : "") }));
+    for (const col of extra) row.append(h("td", { text: String(col.values[seat] ?? "") }));
+    row.append(h("td", { class: "num", text: String(view.scores[seat]) }));
+    t.append(row);
+  });
+  root.append(t);
+  const goal = ctx.game.goal ? ctx.game.goal(ctx) : "";
+  if (goal) root.append(h("p", { class: "hint", text: goal }));
+  if (history.length > 1) {
+    const hist = h("table", { class: "score-table history" });
+    hist.append(h("caption", { text: "After each deal" }));
+    const hr = h("tr", {}, h("th", { scope: "col", text: "Deal" }));
+    table.seats.forEach((_, seat) => hr.append(h("th", { scope: "col", text: seatName(ctx, seat) })));
+    hist.append(hr);
+    history.slice(0, -1).forEach((entry) => {
+      const tr = h("tr", {}, h("th", { scope: "row", text: String(entry.deal) }));
+      entry.scores.forEach((s) => tr.append(h("td", { class: "num", text: String(s) })));
+      hist.append(tr);
+    });
+    root.append(hist);
+  }
+}
+
+/** Add a chat line to the log. */
+export function addChat(root, msg) {
+  const when = msg.at ? new Date(msg.at) : new Date();
+  const time = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  root.append(
+    h("li", {}, h("span", { class: "chat-name", text: msg.name || "Someone" }), " ", h("span", { class: "chat-text", text: msg.text }), h("time", { datetime: when.toISOString(), text: time })),
+  );
+  while (root.childElementCount > 200) root.firstChild.remove();
+  root.scrollTop = root.scrollHeight;
+}
+
+/** Show the between-deals summary on the felt; returns the node shown or null. */
+export function showSummary(root, summary, onClose) {
+  root.replaceChildren();
+  if (!summary) {
+    root.hidden = true;
+    return;
+  }
+  root.append(
+    h("h2", { class: "summary-title", text: summary.title }),
+    summary.body,
+    h("button", { type: "button", class: "btn small", onclick: onClose, text: "OK" }),
+  );
+  root.hidden = false;
+}
+
+/** The end of the game: scores, winners, "Rematch" for the host. */
+export function showResult(overlay, card, ctx, send, onClose) {
+  const { view, table, you } = ctx;
+  const result = (view && view.result) || { scores: (view && view.scores) || [], winners: [] };
+  const winners = result.winners || [];
+  const names = winners.map((s) => seatName(ctx, s));
+  let title = "Game over";
+  if (ctx.seated && winners.includes(ctx.me)) title = winners.length > 1 ? "You share the win!" : "You win!";
+  else if (names.length === 1) title = `${names[0]} wins`;
+  else if (names.length === table.seats.length) title = "Everyone ties";
+  else if (names.length) title = `${names.join(" and ")} win`;
+  const order = table.seats.map((_, seat) => seat);
+  const rows = order.map((seat) =>
+    h(
+      "tr",
+      { class: winners.includes(seat) ? "winner" : "" },
+      h("th", { scope: "row", text: seatName(ctx, seat) + (winners.includes(seat) ? " ★" : "") }),
+      h("td", { class: "num", text: String(result.scores[seat] ?? "") }),
+    ),
+  );
+  const scores = h("table", { class: "score-table" }, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Score" })), rows);
+  const buttons = h("div", { class: "row end" });
+  if (you.host) buttons.append(h("button", { type: "button", class: "btn primary", onclick: () => send({ type: "rematch" }), text: "Rematch" }));
+  else buttons.append(h("p", { class: "hint", text: "The host can start a rematch." }));
+  buttons.append(h("a", { class: "btn", href: "/", text: "Lobby" }), h("button", { type: "button", class: "btn ghost", onclick: onClose, text: "See the table" }));
+  const extra = ctx.game.resultNote ? ctx.game.resultNote(ctx) : null;
+  card.replaceChildren(h("h2", { id: "over-title", text: title }), extra, scores, buttons);
+  overlay.hidden = false;
+}
+
+let toastTimer = null;
+
+/** A short message at the bottom of the screen (errors from the server). */
+export function toast(text) {
+  const box = document.getElementById("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    box.hidden = true;
+  }, 4000);
+}

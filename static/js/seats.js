@@ -1,0 +1,99 @@
+// The seats around the felt: names, bots, presence, card backs, whose turn,
+// and before the game the "Sit here", "Add bot", "Remove bot" buttons.
+
+import { backSvg } from "./cards.js";
+import { h, seatPoint } from "./layout.js";
+
+const LEVELS = ["random", "easy", "normal", "hard"];
+
+function backsNode(count, name) {
+  const box = h("div", { class: "backs", role: "img", "aria-label": `${name} holds ${count} card${count === 1 ? "" : "s"}` });
+  const shown = Math.min(count, 7);
+  for (let i = 0; i < shown; i++) {
+    const back = h("div", { class: "mini-back", style: { "--i": i, "--n": shown } });
+    back.append(backSvg());
+    box.append(back);
+  }
+  box.append(h("span", { class: "count", "aria-hidden": "true", text: String(count) }));
+  return box;
+}
+
+function controls(ctx, info, send) {
+  const { table, you } = ctx;
+  if (table.status !== "waiting") return null;
+  const box = h("div", { class: "seat-controls" });
+  const seat = info.seat;
+  if (info.kind === "empty") {
+    if (ctx.player && you.seat === null) {
+      box.append(h("button", { type: "button", class: "btn small primary", onclick: () => send({ type: "sit", seat }), text: "Sit here" }));
+    }
+    if (you.host) {
+      const id = `bot-level-${seat}`;
+      const select = h("select", { id, class: "level" });
+      for (const level of LEVELS) select.add(new Option(level, level, level === "normal", level === "normal"));
+      box.append(
+        h("label", { for: id, class: "visually-hidden", text: "Bot level" }),
+        select,
+        h("button", { type: "button", class: "btn small", onclick: () => send({ type: "bot", seat, level: select.value }), text: "Add bot" }),
+      );
+    }
+  } else if (info.kind === "bot" && you.host) {
+    box.append(h("button", { type: "button", class: "btn small", onclick: () => send({ type: "unbot", seat }), text: "Remove bot" }));
+  } else if (info.kind === "human" && seat === you.seat) {
+    box.append(h("button", { type: "button", class: "btn small ghost", onclick: () => send({ type: "stand" }), text: "Leave seat" }));
+  }
+  return box.childElementCount ? box : null;
+}
+
+/** Draw every seat onto `root`; `bubble(seat)` gives the last move's label for a seat. */
+export function renderSeats(root, ctx, send, game) {
+  const { table, view } = ctx;
+  const turnSeats = new Set(table.status === "playing" ? ctx.toAct : []);
+  root.replaceChildren();
+  for (const info of table.seats) {
+    const seat = info.seat;
+    const mine = ctx.seated && seat === ctx.me;
+    const p = seatPoint(seat, ctx.me, ctx.players, 41, 40);
+    const name = info.kind === "empty" ? "Empty seat" : info.name || (info.kind === "bot" ? "Bot" : `Seat ${seat + 1}`);
+    const classes = ["seat", `kind-${info.kind}`];
+    if (turnSeats.has(seat)) classes.push("turn");
+    if (mine) classes.push("mine");
+    if (p.y > 80) classes.push("at-bottom");
+    else if (p.y < 20) classes.push("at-top");
+    else classes.push(p.x < 50 ? "at-left" : "at-right");
+    const labelParts = [`Seat ${seat + 1}`, name];
+    if (info.kind === "bot") labelParts.push(`bot, ${info.level}`);
+    if (info.kind === "human") labelParts.push(info.connected ? "connected" : "away");
+    if (turnSeats.has(seat)) labelParts.push("to play");
+    const node = h("div", {
+      class: classes.join(" "),
+      role: "group",
+      "aria-label": labelParts.join(", "),
+      "data-seat": seat,
+      style: { left: `${p.x}%`, top: `${p.y}%` },
+    });
+    const plate = h("div", { class: "plate" });
+    if (info.kind === "human") {
+      plate.append(h("span", { class: `dot ${info.connected ? "on" : "off"}`, title: info.connected ? "connected" : "away" }));
+    }
+    plate.append(h("span", { class: "seat-name", text: mine ? `${name} (you)` : name }));
+    if (info.kind === "bot") plate.append(h("span", { class: "badge", text: `bot · ${info.level}` }));
+    if (info.kind === "human" && !info.connected) plate.append(h("span", { class: "badge away", text: "away" }));
+    if (view && view.dealer === seat) plate.append(h("span", { class: "dealer", title: "dealer", "aria-label": "dealer", text: "D" }));
+    if (view && Array.isArray(view.scores) && view.scores[seat] !== undefined) {
+      plate.append(h("span", { class: "seat-score", "aria-label": `score ${view.scores[seat]}`, text: String(view.scores[seat]) }));
+    }
+    node.append(plate);
+    if (view && !mine && Array.isArray(view.hand_counts)) node.append(backsNode(view.hand_counts[seat] || 0, name));
+    const extra = game.seatExtra ? game.seatExtra(ctx, seat) : null;
+    if (extra) node.append(extra);
+    const last = view && view.last;
+    if (last && last.seat === seat && table.status === "playing") {
+      const label = game.bubble ? game.bubble(last.move, ctx) : "";
+      if (label) node.append(h("div", { class: `bubble${ctx.freshLast ? " fresh" : ""}`, "aria-hidden": "true", text: label }));
+    }
+    const ctl = controls(ctx, info, send);
+    if (ctl) node.append(ctl);
+    root.append(node);
+  }
+}

@@ -1,0 +1,359 @@
+// The table page: takes each state from the server, draws it, and turns a
+// person's clicks into one of the moves the server listed in `legal_moves`.
+
+import { TableClient } from "./client.js";
+import { cardList, cardName, handButton, installSuitSymbols } from "./cards.js";
+import { h, seatName } from "./layout.js";
+import { ensurePlayer } from "./name.js";
+import { addChat, renderScores, showResult, showSummary, toast } from "./panels.js";
+import { renderSeats } from "./seats.js";
+import agram from "./games/agram.js";
+import cribbage from "./games/cribbage.js";
+import hearts from "./games/hearts.js";
+import ninetyEight from "./games/ninety_eight.js";
+import stealingBundles from "./games/stealing_bundles.js";
+
+const LAYOUTS = { agram, cribbage, hearts, ninety_eight: ninetyEight, stealing_bundles: stealingBundles };
+const CONFIRM = { pass: "Pass cards", discard: "Discard" };
+const GAMES = Object.fromEntries(JSON.parse(document.getElementById("games-data").textContent).map((g) => [g.id, g]));
+
+const $ = (id) => document.getElementById(id);
+const room = $("room");
+const tableId = room.dataset.table;
+const page = {
+  msg: null,
+  ctx: null,
+  player: null,
+  selected: new Set(),
+  pending: false,
+  lastKey: null,
+  announced: "",
+  summaryKey: null,
+  summaryClosed: null,
+  resultClosed: null,
+  history: JSON.parse(sessionStorage.getItem(`scores-${tableId}`) || "[]"),
+};
+
+const client = new TableClient(room.dataset.ws, {
+  onState: (msg) => render(msg),
+  onChat: (msg) => addChat($("chat-log"), msg),
+  onError: (msg) => {
+    page.pending = false;
+    toast(msg.message || msg.code);
+    if (page.msg) render(page.msg);
+  },
+  onStatus: (status) => {
+    $("lost-banner").hidden = status !== "lost";
+    $("conn").textContent = status === "open" ? "Connected" : "Reconnecting…";
+    $("conn").className = `conn ${status}`;
+    document.body.dataset.connection = status;
+  },
+});
+
+function send(msg) {
+  if (!client.send(msg)) toast("Not connected yet: trying again in a moment.");
+}
+
+/** Sort the legal moves into card plays, multi-card choices and other buttons. */
+function classify(legal) {
+  const plays = new Map();
+  const multi = { key: null, moves: [], cards: new Set() };
+  const others = [];
+  for (const move of legal) {
+    const [key] = Object.keys(move);
+    const value = move[key];
+    if (key === "play" && typeof value === "string") plays.set(value, move);
+    else if (Array.isArray(value) && value.every((c) => typeof c === "string")) {
+      multi.key = key;
+      multi.moves.push(move);
+      value.forEach((c) => multi.cards.add(c));
+    } else others.push(move);
+  }
+  return { plays, multi, others };
+}
+
+function makeMove(move) {
+  if (page.pending) return;
+  page.pending = true;
+  page.selected.clear();
+  $("summary").hidden = true;
+  client.move(move);
+  renderHand(page.ctx);
+  renderActions(page.ctx);
+}
+
+function chosenMove(ctx) {
+  const { multi } = ctx.moves;
+  if (!multi.key) return null;
+  const chosen = (ctx.view.hand || []).filter((c) => page.selected.has(c));
+  const wanted = JSON.stringify(chosen);
+  return multi.moves.find((m) => JSON.stringify(m[multi.key]) === wanted) || null;
+}
+
+function onCard(card) {
+  const ctx = page.ctx;
+  if (!ctx || page.pending) return;
+  const { plays, multi } = ctx.moves;
+  if (plays.has(card)) makeMove(plays.get(card));
+  else if (multi.cards.has(card)) {
+    if (page.selected.has(card)) page.selected.delete(card);
+    else page.selected.add(card);
+    renderHand(ctx);
+    renderActions(ctx);
+  }
+}
+
+/** The hand, fanned; buttons are reused by card so keyboard focus survives updates. */
+function renderHand(ctx) {
+  const root = $("hand");
+  const hand = (ctx && ctx.view && ctx.view.hand) || [];
+  const { plays, multi } = ctx ? ctx.moves : classify([]);
+  const existing = new Map([...root.children].map((b) => [b.dataset.card, b]));
+  let cursor = root.firstChild;
+  hand.forEach((card, i) => {
+    let button = existing.get(card);
+    if (!button) {
+      button = handButton(card);
+      button.addEventListener("click", () => onCard(card));
+    }
+    if (button === cursor) cursor = cursor.nextSibling;
+    else root.insertBefore(button, cursor);
+    existing.delete(card);
+    const playable = !page.pending && (plays.has(card) || multi.cards.has(card));
+    const choosing = multi.cards.has(card);
+    button.classList.toggle("legal", playable);
+    button.classList.toggle("dim", !playable && (plays.size > 0 || multi.key !== null));
+    button.classList.toggle("selected", page.selected.has(card));
+    button.setAttribute("aria-disabled", playable ? "false" : "true");
+    if (choosing) button.setAttribute("aria-pressed", page.selected.has(card) ? "true" : "false");
+    else button.removeAttribute("aria-pressed");
+    button.style.setProperty("--i", i);
+  });
+  for (const stale of existing.values()) stale.remove();
+  root.style.setProperty("--n", hand.length);
+  root.style.setProperty("--mid", (hand.length - 1) / 2);
+  fitHand();
+}
+
+/** Overlap the hand's cards so the whole hand fits the width. */
+function fitHand() {
+  const root = $("hand");
+  const n = root.childElementCount;
+  if (!n) return;
+  const width = root.clientWidth - 16;
+  const card = root.firstElementChild.getBoundingClientRect().width || 80;
+  const step = n > 1 ? Math.min(card * 0.72, (width - card) / (n - 1)) : card;
+  root.style.setProperty("--overlap", `${Math.min(0, step - card)}px`);
+}
+
+function renderActions(ctx) {
+  const root = $("actions");
+  root.replaceChildren();
+  if (!ctx) return;
+  const { table, you } = ctx;
+  if (table.status === "waiting") {
+    const empty = table.seats.filter((s) => s.kind === "empty").length;
+    if (you.host && !empty) {
+      root.append(h("button", { type: "button", class: "btn primary big", onclick: () => send({ type: "start" }), text: "Start game" }));
+    } else if (you.host) {
+      root.append(h("p", { class: "hint", text: `Fill the ${empty} empty seat${empty > 1 ? "s" : ""} (invite a friend or add a bot), then start.` }));
+    } else {
+      root.append(h("p", { class: "hint", text: empty ? "Waiting for the seats to fill." : "Waiting for the host to start." }));
+    }
+    return;
+  }
+  const { multi, others } = ctx.moves;
+  if (multi.key) {
+    const size = multi.moves[0][multi.key].length;
+    const move = chosenMove(ctx);
+    root.append(
+      h("span", { class: "hint", text: `${page.selected.size} of ${size} chosen` }),
+      h("button", {
+        type: "button",
+        class: "btn primary",
+        disabled: !move || page.pending,
+        onclick: () => move && makeMove(move),
+        text: CONFIRM[multi.key] || multi.key.replace(/^./, (c) => c.toUpperCase()),
+      }),
+    );
+  }
+  for (const move of others) {
+    const label = ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move);
+    root.append(h("button", { type: "button", class: "btn primary", disabled: page.pending, onclick: () => makeMove(move), text: label }));
+  }
+}
+
+function turnText(ctx) {
+  const { table, view, legal, toAct } = ctx;
+  if (table.status === "waiting") return table.seats.some((s) => s.kind === "empty") ? "Waiting for players" : "Ready to start";
+  if (table.status === "finished") return "Game over";
+  if (legal.length) {
+    const { plays, multi, others } = ctx.moves;
+    if (multi.key) return ctx.game.chooseHint ? ctx.game.chooseHint(multi, ctx) : "Your turn: choose your cards";
+    if (!plays.size && others.length === 1) return `Your turn: ${ctx.game.moveLabel ? ctx.game.moveLabel(others[0]) : "move"}`;
+    return "Your turn: play a card";
+  }
+  const others = toAct.filter((s) => s !== ctx.me || !ctx.seated);
+  if (view && view.turn !== null && view.turn !== undefined) return `${seatName(ctx, view.turn)} to play`;
+  return others.length ? `Waiting for ${others.map((s) => seatName(ctx, s)).join(", ")}` : "";
+}
+
+function describeLast(ctx) {
+  const last = ctx.view && ctx.view.last;
+  if (!last) return "";
+  const who = seatName(ctx, last.seat);
+  const text = ctx.game.describe ? ctx.game.describe(last.move, ctx) : null;
+  if (text) return `${who} ${text}.`;
+  if (last.move.play) return `${who} played ${cardName(last.move.play)}.`;
+  return `${who} moved.`;
+}
+
+/** Slide the last played card in from its player's seat. */
+function animateLast(ctx) {
+  const last = ctx.view && ctx.view.last;
+  if (!last || !ctx.freshLast || !last.move.play) return;
+  const target = $("felt").querySelector(`.card[data-card="${last.move.play}"]`);
+  const seat = $("seats").querySelector(`.seat[data-seat="${last.seat}"]`);
+  const origin = ctx.seated && last.seat === ctx.me ? $("hand") : seat;
+  if (!target || !origin || !target.animate) return;
+  const a = origin.getBoundingClientRect();
+  const b = target.getBoundingClientRect();
+  const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+  const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+  target.firstElementChild.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(0.7)`, opacity: 0.4 }, { transform: "none", opacity: 1 }],
+    { duration: 420, easing: "cubic-bezier(.2,.8,.2,1)" },
+  );
+  target.classList.add("just-played");
+}
+
+function trackHistory(ctx) {
+  const view = ctx.view;
+  if (!view || !Array.isArray(view.scores)) return;
+  const deal = view.deal_number ?? view.deal ?? null;
+  if (deal === null) return;
+  const lastEntry = page.history[page.history.length - 1];
+  if (lastEntry && lastEntry.deal > deal) page.history = []; // a rematch started over
+  const entry = page.history.find((e) => e.deal === deal);
+  if (entry) entry.scores = [...view.scores];
+  else page.history.push({ deal, scores: [...view.scores] });
+  // A deal's row shows the scores as it started the next deal: shift by one.
+  const shown = page.history.map((e, i) => ({ deal: e.deal, scores: (page.history[i + 1] || e).scores }));
+  sessionStorage.setItem(`scores-${tableId}`, JSON.stringify(page.history));
+  return shown;
+}
+
+function render(msg) {
+  const first = !page.msg;
+  const prev = page.ctx;
+  page.msg = msg;
+  page.pending = false;
+  const table = msg.table;
+  const you = msg.you || { seat: null, host: false };
+  const game = LAYOUTS[table.game] || agram;
+  const view = msg.view;
+  const lastKey = view && view.last ? JSON.stringify([view.deal_number, view.last, view.hand_counts]) : null;
+  const legal = msg.legal_moves || [];
+  const ctx = {
+    table,
+    you,
+    view,
+    game,
+    legal,
+    toAct: msg.to_act || [],
+    me: you.seat ?? 0,
+    seated: you.seat !== null && you.seat !== undefined,
+    players: table.seats.length,
+    player: page.player,
+    prev: prev ? prev.view : null,
+    moves: classify(legal),
+    freshLast: !first && lastKey !== null && lastKey !== page.lastKey,
+  };
+  page.lastKey = lastKey;
+  page.ctx = ctx;
+  for (const card of [...page.selected]) if (!ctx.moves.multi.cards.has(card)) page.selected.delete(card);
+
+  const info = GAMES[table.game];
+  $("table-title").textContent = `${info ? info.name : table.game} · table ${table.id}`;
+  document.title = `${info ? info.name : table.game} · The Card Table`;
+  document.body.dataset.status = table.status;
+  document.body.dataset.game = table.game;
+  document.body.dataset.myTurn = legal.length ? "yes" : "no";
+  document.body.dataset.version = msg.version;
+  room.classList.toggle("my-turn", legal.length > 0);
+
+  renderSeats($("seats"), ctx, send, game);
+  const center = $("center");
+  center.replaceChildren();
+  if (view) center.append(game.center(ctx));
+  $("below").replaceChildren(...(view && game.below ? [game.below(ctx)] : []));
+  else center.append(h("div", { class: "welcome" }, h("p", { class: "welcome-title", text: info ? info.name : "" }), h("p", { class: "hint", text: "Take a seat. The host fills empty seats with bots and starts the game." })));
+  renderHand(ctx);
+  renderActions(ctx);
+  const shown = trackHistory(ctx) || [];
+  renderScores($("scores"), ctx, shown);
+  animateLast(ctx);
+
+  const turn = turnText(ctx);
+  $("turn-banner").textContent = turn;
+  $("turn-banner").classList.toggle("mine", legal.length > 0);
+  const said = `${ctx.freshLast ? describeLast(ctx) : ""} ${turn}`.trim();
+  if (said && said !== page.announced) {
+    $("announce").textContent = said;
+    page.announced = said;
+  }
+
+  const summary = view && game.summary ? game.summary(ctx) : null;
+  if (summary && summary.key !== page.summaryKey) {
+    page.summaryKey = summary.key;
+    if (!first) showSummary($("summary"), summary, () => showSummary($("summary"), null));
+  } else if (!summary) showSummary($("summary"), null);
+
+  const finished = table.status === "finished";
+  const resultKey = finished ? `${msg.version}` : null;
+  if (finished && page.resultClosed !== resultKey) {
+    showResult($("over"), $("over-card"), ctx, send, () => {
+      page.resultClosed = resultKey;
+      $("over").hidden = true;
+    });
+  } else if (!finished) $("over").hidden = true;
+}
+
+function setupInvite() {
+  const link = `${location.origin}/t/${tableId}/`;
+  const input = $("invite-link");
+  input.value = link;
+  $("copy-link").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch (error) {
+      input.select();
+      document.execCommand("copy");
+    }
+    toast("Invite link copied. Send it to a friend!");
+  });
+}
+
+function setupChat() {
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("chat-input");
+    const text = input.value.trim();
+    if (!text) return;
+    send({ type: "chat", text });
+    input.value = "";
+  });
+}
+
+installSuitSymbols();
+setupInvite();
+setupChat();
+window.addEventListener("resize", fitHand);
+window.cardtable = { client, page, cardList };
+ensurePlayer((player) => {
+  const hadPlayer = page.player;
+  page.player = player;
+  if (page.msg && !hadPlayer === !player) render(page.msg);
+  // The socket took its identity at connect time: reconnect once a name is chosen.
+  if (player && !hadPlayer && page.msg) client.reconnect();
+});
