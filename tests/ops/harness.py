@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -403,3 +404,174 @@ async def seat_table(
 
 def _seated(msg: dict, seat: int) -> bool:
     return msg.get("type") == "state" and msg.get("you", {}).get("seat") == seat
+
+
+def latest_state(conns: list[Conn]) -> dict:
+    """The newest state any of a table's connections holds."""
+    return max((c.state for c in conns if c.state), key=lambda s: s["version"])
+
+
+async def play_move(
+    conns: list[Conn], rng: Any, timeout: float = 10, sent: list | None = None
+) -> tuple[int, int, dict]:
+    """Make one random legal move at a table of seated connections (conns[i] holds seat i).
+
+    Returns (new version, seat, move) once the mover has received a state newer
+    than the one it moved from: the move is then acknowledged. Raises TimeoutError,
+    ConnectionError, or RuntimeError with the error code if the server refused it.
+    `sent`, when given, gets (version moved from, seat, move) appended before the move is sent.
+    """
+    state = latest_state(conns)
+    seats = [s for s in state["to_act"] if (conns[s].state or {}).get("version") == state["version"]]
+    seats = [s for s in seats if conns[s].state["legal_moves"]]
+    if not seats:
+        raise RuntimeError(f"no seat can move at version {state['version']}")
+    seat = rng.choice(seats)
+    mover = conns[seat]
+    move = rng.choice(mover.state["legal_moves"])
+    version = mover.state["version"]
+    if sent is not None:
+        sent.append((version, seat, move))
+    reply = await mover.request(
+        {"type": "move", "move": move, "version": version, "id": f"m{version}"},
+        lambda m: state_at_least(version + 1)(m) or is_error(m),
+        timeout,
+    )
+    if reply["type"] == "error":
+        raise RuntimeError(reply["code"])
+    return reply["version"], seat, move
+
+
+async def settle(conns: list[Conn], timeout: float = 10) -> int:
+    """Wait until every connection holds the same newest version; return it."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        newest = latest_state(conns)["version"]
+        if all(c.state and c.state["version"] == newest for c in conns):
+            return newest
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"versions never agreed: {[c.state and c.state['version'] for c in conns]}")
+        await asyncio.sleep(0.02)
+
+
+class Database:
+    """Read-only access to the server's tables from outside, by raw SQL (SQLite file or PostgreSQL URL)."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.url = env.get("DATABASE_URL")
+        self.path = env.get("SQLITE_PATH")
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Run one SELECT (written with %s placeholders) and return its rows."""
+        if self.url:
+            import psycopg
+
+            with psycopg.connect(self.url) as conn:
+                return conn.execute(sql, params).fetchall()
+        import sqlite3
+
+        conn = sqlite3.connect(self.path, timeout=20)
+        try:
+            return conn.execute(sql.replace("%s", "?"), params).fetchall()
+        finally:
+            conn.close()
+
+    @staticmethod
+    def _json(value: Any) -> Any:
+        return json.loads(value) if isinstance(value, str | bytes) else value
+
+    def table(self, table_id: str) -> dict:
+        """The table row: version, status, game, players, state, game_number."""
+        (row,) = self.query(
+            "SELECT version, status, game, players, state, game_number FROM tables_table WHERE id = %s",
+            (table_id,),
+        )
+        names = ("version", "status", "game", "players", "state", "game_number")
+        return dict(zip(names, row, strict=True)) | {"state": self._json(row[4])}
+
+    def match(self, table_id: str, number: int) -> dict:
+        """One game of a table: its id, seed and options."""
+        (row,) = self.query(
+            "SELECT id, seed, options, players FROM tables_match WHERE table_id = %s AND number = %s",
+            (table_id, number),
+        )
+        return {"id": row[0], "seed": row[1], "options": self._json(row[2]), "players": row[3]}
+
+    def moves(self, match_id: int) -> list[dict]:
+        """A game's move log in order: seq, seat, move, version."""
+        rows = self.query(
+            "SELECT seq, seat, move, version FROM tables_moverecord WHERE match_id = %s ORDER BY seq",
+            (match_id,),
+        )
+        return [{"seq": r[0], "seat": r[1], "move": self._json(r[2]), "version": r[3]} for r in rows]
+
+    def count(self, table: str) -> int:
+        """Rows in one of the app's tables (a fixed name, never user input)."""
+        return self.query(f"SELECT COUNT(*) FROM {table}")[0][0]
+
+
+class FreshPostgres:
+    """A new database on the local PostgreSQL for one test or run, dropped afterwards."""
+
+    def __init__(self, admin_url: str, name: str) -> None:
+        self.admin_url = admin_url
+        self.name = name
+
+    def __enter__(self) -> str:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{self.name}"')
+        return urllib.parse.urlparse(self.admin_url)._replace(path="/" + self.name).geturl()
+
+    def __exit__(self, *exc: object) -> None:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+async def bot_table(server_base: str, ws_base: str, game: str, seats: int, level: str = "random") -> str:
+    """Create a table whose every seat is a bot and start it; return its id (the host stays unseated)."""
+    host = Player(server_base)
+    await asyncio.to_thread(host.login, "host")
+    table = await asyncio.to_thread(host.create_table, game, seats)
+    conn = await Conn.open(ws_base, table["ws"], host)
+    try:
+        await conn.wait_for(lambda m: m.get("type") == "state")
+        for seat in range(seats):
+            reply = await conn.request(
+                {"type": "bot", "seat": seat, "level": level},
+                lambda m, s=seat: (
+                    is_error(m) or (m.get("type") == "state" and m["table"]["seats"][s]["kind"] == "bot")
+                ),
+            )
+            assert reply["type"] == "state", reply
+        reply = await conn.request(
+            {"type": "start"},
+            lambda m: is_error(m) or (m.get("type") == "state" and m["table"]["status"] != "waiting"),
+        )
+        assert reply["type"] == "state", reply
+    finally:
+        await conn.close()
+    return table["id"]
+
+
+def replay(db: Database, table_id: str) -> tuple[dict, list[dict]]:
+    """Rebuild the current game of a table from its seed and move log; return (stored row, log).
+
+    The caller compares the rebuilt state's JSON with the stored one: equal means the
+    log holds exactly the moves that made the stored state, each once, in order.
+    """
+    from games import get_game
+
+    row = db.table(table_id)
+    match = db.match(table_id, row["game_number"])
+    log = db.moves(match["id"])
+    game = get_game(row["game"])
+    state = game.new(match["players"], match["options"], match["seed"])
+    for record in log:
+        game.apply(state, record["seat"], record["move"])
+    row["replayed"] = json.loads(json.dumps(game.to_json(state)))
+    return row, log
