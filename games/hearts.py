@@ -209,7 +209,9 @@ class Hearts(Game):
                     elif self._legal_mask(state, hand) >> card & 1:
                         return
         else:
-            if type(seat) is not int or not 0 <= seat < state.players or state.pending[seat] is not None:
+            if type(seat) is not int or not 0 <= seat < state.players:
+                raise NotYourTurnError(f"there is no seat {seat!r} to pass")
+            if state.pending[seat] is not None:
                 raise NotYourTurnError(f"it is not seat {seat}'s turn: it has passed already")
             if type(move) is dict and len(move) == 1 and self._pass_mask(state, seat, move) is not None:
                 return
@@ -232,10 +234,12 @@ class Hearts(Game):
         """Name the rule a refused move breaks."""
         if state.phase == PASS:
             return self._why_bad_pass(state, seat, move)
-        name = move.get("play")
+        if "play" not in move:
+            return f'a move in the play is {{"play": CARD}}, not {move}'
+        name = move["play"]
         card = CARD_INDEX.get(name) if isinstance(name, str) else None
         if card is None:
-            return f'a move in the play is {{"play": CARD}}, not {move}'
+            return f"{name!r} is not a card (expected e.g. 'QS', 'TD', '2C')"
         hand = state.hands[seat]
         if not hand >> card & 1:
             return f"{CARD_NAMES[card]} is not in your hand"
