@@ -133,7 +133,11 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+if DEBUG and not STATIC_ROOT.exists():
+    # In development WhiteNoise serves from the finders; no collectstatic needed.
+    STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = DEBUG
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 LOGIN_URL = "/admin/login/"

@@ -12,6 +12,7 @@ a restart ``resume_all`` finds every game being played in the database.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -76,6 +77,7 @@ class BotDriver:
         self.again: set[str] = set()
         self.timers: list[asyncio.TimerHandle] = []
         self.resuming: asyncio.Task | None = None
+        self.graces: set[asyncio.Task] = set()
 
     def ensure_started(self) -> None:
         """Bind to the running loop and resume every game, once per loop (server start)."""
@@ -84,7 +86,7 @@ class BotDriver:
             return
         self.reset()
         self.loop = loop
-        self.resuming = loop.create_task(self.resume_all())
+        self.resuming = loop.create_task(self.resume_all(), context=contextvars.Context())
 
     def reset(self) -> None:
         """Forget every scheduled turn and timer (a process stopping, or a test simulating it)."""
@@ -114,14 +116,18 @@ class BotDriver:
                 return
         except RuntimeError:
             pass
-        loop.call_soon_threadsafe(self._poke, table_id)
+        # A fresh context: the caller's (a sync_to_async thread) would make the
+        # driver's own database calls look like a deadlock to asgiref.
+        loop.call_soon_threadsafe(self._poke, table_id, context=contextvars.Context())
 
     def _poke(self, table_id: str) -> None:
         task = self.tasks.get(table_id)
         if task is not None and not task.done():
             self.again.add(table_id)
             return
-        self.tasks[table_id] = asyncio.get_running_loop().create_task(self._drive(table_id))
+        self.tasks[table_id] = asyncio.get_running_loop().create_task(
+            self._drive(table_id), context=contextvars.Context()
+        )
 
     async def _drive(self, table_id: str) -> None:
         loop = asyncio.get_running_loop()
@@ -151,10 +157,14 @@ class BotDriver:
         if self.loop is None or self.loop.is_closed():
             return
         self.timers = [t for t in self.timers if not t.cancelled()]
-        self.timers.append(self.loop.call_later(delay, self._grace_due, table_id, index))
+        self.timers.append(
+            self.loop.call_later(delay, self._grace_due, table_id, index, context=contextvars.Context())
+        )
 
     def _grace_due(self, table_id: str, index: int) -> None:
-        asyncio.get_running_loop().create_task(self._grace(table_id, index))
+        task = asyncio.get_running_loop().create_task(self._grace(table_id, index))
+        self.graces.add(task)  # keep a reference until it is done
+        task.add_done_callback(self.graces.discard)
 
     async def _grace(self, table_id: str, index: int) -> None:
         if await database_sync_to_async(presence.grace_expired)(table_id, index):

@@ -108,6 +108,8 @@ class Match(models.Model):
     # Who sat where when it started: [{"seat", "name", "kind", "level", "player"}].
     seats = models.JSONField(default=list)
     first_deal = models.JSONField(null=True, blank=True)
+    # The table's version when this game started (its first state).
+    version = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)

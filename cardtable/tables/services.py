@@ -209,6 +209,7 @@ def _begin_game(table: Table) -> int:
             for s in seats
         ],
         first_deal=game.deal_event(state),
+        version=table.version + 1,
     )
     table.state = game.to_json(state)
     table.status = Table.PLAYING
