@@ -1,0 +1,138 @@
+"""The JSON HTTP API: identity, games, tables, and JSON errors everywhere under /api/."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client as HttpClient
+
+from cardtable.tables import services
+from cardtable.tables.models import Player, Table
+from games import GAMES
+from tests.server.helpers import cards_in
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client: HttpClient, path: str, data: object) -> object:
+    """POST JSON with the CSRF header, as the protocol asks."""
+    token = client.get("/api/session/").json()["csrf_token"]
+    return client.post(
+        path, json.dumps(data), content_type="application/json", headers={"X-CSRFToken": token}
+    )
+
+
+def error_of(response: object) -> str:
+    """The error code of a JSON error response."""
+    body = response.json()
+    assert body["error"]["message"]
+    return body["error"]["code"]
+
+
+def test_a_guest_chooses_a_name() -> None:
+    client = HttpClient(enforce_csrf_checks=True)
+    first = client.get("/api/session/")
+    assert first.status_code == 200 and first.json()["player"] is None
+    assert first.json()["csrf_token"] and "csrftoken" in first.cookies
+    made = post(client, "/api/session/", {"name": "  Ann  "})
+    assert made.status_code == 200
+    player = made.json()["player"]
+    assert player["name"] == "Ann" and Player.objects.get(pk=player["id"]).name == "Ann"
+    assert client.get("/api/session/").json()["player"] == player
+    renamed = post(client, "/api/session/", {"name": "Annie"}).json()["player"]
+    assert renamed == {"id": player["id"], "name": "Annie"}
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "a\nb", "bell\x07", 7, None])
+def test_bad_names_are_refused(name: object) -> None:
+    client = HttpClient(enforce_csrf_checks=True)
+    response = post(client, "/api/session/", {"name": name})
+    assert response.status_code == 400 and error_of(response) == "bad_name"
+    assert Player.objects.count() == 0
+
+
+def test_a_post_without_the_csrf_header_gets_a_json_403() -> None:
+    client = HttpClient(enforce_csrf_checks=True)
+    client.get("/api/session/")
+    response = client.post("/api/session/", json.dumps({"name": "Ann"}), content_type="application/json")
+    assert response.status_code == 403 and error_of(response) == "csrf"
+    assert Player.objects.count() == 0
+
+
+def test_games_are_listed_with_their_options() -> None:
+    games = HttpClient().get("/api/games/").json()
+    assert [g["id"] for g in games] == list(GAMES)
+    for game in games:
+        assert set(game) == {"id", "name", "min_players", "max_players", "default_players", "options"}
+        assert all({"default", "choices"} <= set(o) for o in game["options"].values())
+
+
+def test_creating_a_table_needs_a_player_and_valid_options() -> None:
+    client = HttpClient(enforce_csrf_checks=True)
+    response = post(client, "/api/tables/", {"game": "agram"})
+    assert response.status_code == 403 and error_of(response) == "no_player"
+    post(client, "/api/session/", {"name": "Ann"})
+    for bad in [
+        {"game": "chess"},
+        {"game": "agram", "players": 9},
+        {"game": "agram", "options": {"x": 1}},
+        {"game": "agram", "options": {"target": 2}},
+        {"game": "agram", "options": []},
+    ]:
+        response = post(client, "/api/tables/", bad)
+        assert response.status_code == 400 and error_of(response) == "bad_options", bad
+    assert Table.objects.count() == 0
+    response = post(client, "/api/tables/", {"game": "agram"})
+    assert response.status_code == 201
+    table = response.json()
+    assert table["url"] == f"/t/{table['id']}/" and table["ws"] == f"/ws/tables/{table['id']}/"
+    assert isinstance(table["id"], str) and table["host"] == "Ann" and table["status"] == "waiting"
+    assert table["players"] == GAMES["agram"].info.default_players
+    assert table["options"]["target"] == GAMES["agram"].info.options["target"].default
+    assert [s["kind"] for s in table["seats"]] == ["empty"] * table["players"]
+    response = post(client, "/api/tables/", {"game": "agram", "players": 3, "options": {"target": 3}})
+    assert response.json()["players"] == 3 and response.json()["options"]["target"] == 3
+
+
+def test_tables_are_listed_and_summarised_without_hidden_cards() -> None:
+    ann = Player.objects.create(name="Ann")
+    waiting = services.create_table(ann, "agram", 2, {})
+    playing = services.create_table(ann, "agram", 2, {})
+    services.sit(playing.pk, ann, 0)
+    services.add_bot(playing.pk, ann, 1, "random")
+    services.start(playing.pk, ann)
+    client = HttpClient()
+    listed = client.get("/api/tables/").json()
+    assert {t["id"] for t in listed} == {waiting.pk, playing.pk}
+    summary = client.get(f"/api/tables/{playing.pk}/").json()
+    assert summary["status"] == "playing" and summary["seats"][1]["kind"] == "bot"
+    assert "view" not in summary and not cards_in(summary)
+    assert client.get("/api/tables/nope/").status_code == 404
+    assert error_of(client.get("/api/tables/nope/")) == "not_found"
+
+
+def test_unknown_paths_and_methods_get_json_errors() -> None:
+    client = HttpClient()
+    response = client.get("/api/nothing/here/")
+    assert response.status_code == 404 and error_of(response) == "not_found"
+    response = client.delete("/api/games/")
+    assert response.status_code == 405 and error_of(response) == "method_not_allowed"
+    response = post(client, "/api/session/", "not an object")
+    assert response.status_code == 400 and error_of(response) == "bad_request"
+    token = client.get("/api/session/").json()["csrf_token"]
+    response = client.post(
+        "/api/session/", "{oops", content_type="application/json", headers={"X-CSRFToken": token}
+    )
+    assert response.status_code == 400 and error_of(response) == "bad_request"
+
+
+def test_a_logged_in_user_is_a_player() -> None:
+    user = User.objects.create_user("carol", password="pw-123456789")
+    client = HttpClient(enforce_csrf_checks=True)
+    client.force_login(user)
+    player = client.get("/api/session/").json()["player"]
+    assert player["name"] == "carol" and Player.objects.get(pk=player["id"]).user == user
+    table = post(client, "/api/tables/", {"game": "agram"}).json()
+    assert table["host"] == "carol"
