@@ -8,10 +8,10 @@ from itertools import combinations
 
 import pytest
 
-from games.cards import CARD_NAMES, sort_names
+from games.cards import CARD_NAMES, parse_card, sort_names
 from games.cribbage import hand_breakdown, hand_value, select_hand
 from games.cribbage.distribution import TOTAL_SHOWS, mean, rank_shows, score_counts, shows_of_ranks
-from games.cribbage.scoring import rank_multisets
+from games.cribbage.scoring import keep_totals, rank_multisets
 
 # The seed's worked examples (seeds/002), suits spelled as letters.
 SEED_EXAMPLES = [
@@ -162,6 +162,18 @@ def test_select_hand_keeps_a_best_average(size: int) -> None:
         starts = [c for c in CARD_NAMES if c not in cards]
         average = sum(naive_value(hand, s) for s in starts) / len(starts)
         assert average == pytest.approx(naive_select(cards))
+
+
+def test_every_keeps_total_over_the_starts_matches_the_naive_count() -> None:
+    rng = random.Random(99)
+    deals = [rng.sample(CARD_NAMES, rng.choice((5, 6))) for _ in range(12)]
+    deals.append(["JC", "JD", "5H", "5S", "QC", "4D"])  # jacks for nobs, a flush-less keep
+    deals.append(["2H", "4H", "6H", "JH", "5H", "KS"])  # a five-card suit: flushes and nobs
+    for cards in deals:
+        starts = [c for c in CARD_NAMES if c not in cards]
+        for total, kept in keep_totals([parse_card(c) for c in cards]):
+            hand = [CARD_NAMES[c] for c in kept]
+            assert total == sum(naive_value(hand, s) for s in starts), (cards, hand)
 
 
 def test_select_hand_keeps_the_obvious() -> None:
