@@ -18,7 +18,6 @@ from games.cards import (
     HEARTS,
     PLAY_MOVES,
     SUIT_MASKS,
-    cards_in,
     names_in,
     play_moves,
     shuffled,
@@ -47,7 +46,6 @@ from games.hearts_state import (
     MOON,
     OVER,
     PASS,
-    PASS_MOVES,
     PLAY,
     POINT_CARDS,
     POINTS,
@@ -180,7 +178,9 @@ class Hearts(Game):
                 return suit_play_moves(hand, suit) if hand & SUIT_MASKS[suit] else play_moves(hand)
             return play_moves(self._legal_mask(state, state.hands[seat]))
         if state.phase == PASS and state.pending[seat] is None:
-            return list(map(PASS_MOVES.__getitem__, combinations(cards_in(state.hands[seat]), 3)))
+            # Made afresh: a shared table of all 22,100 triples is slower (its
+            # entries are scattered in memory) and holds 8 MB for nothing.
+            return [{"pass": [a, b, c]} for a, b, c in combinations(names_in(state.hands[seat]), 3)]
         return []
 
     def check_move(self, state: HeartsState, seat: int, move: Move) -> None:
@@ -321,7 +321,7 @@ class Hearts(Game):
         mask = 1 << triple[0] | 1 << triple[1] | 1 << triple[2]
         state.hands[seat] &= ~mask
         state.pending[seat] = mask
-        state.last = (seat, PASS_MOVES[triple])
+        state.last = (seat, {"pass": [CARD_NAMES[c] for c in triple]})
         if None in state.pending:
             return
         # Everyone has passed: the cards change hands at once.

@@ -40,16 +40,6 @@ DIRECTIONS = {3: (1, 2, 0), 4: (1, 3, 2, 0), 5: (1, 4, 0)}
 PASS, PLAY, OVER = "pass", "play", "over"
 
 
-class _PassMoves(dict):
-    """Shared ``{"pass": [...]}`` moves keyed by a sorted card triple, made on first use."""
-
-    def __missing__(self, key: tuple[int, int, int]) -> dict:
-        move = {"pass": [CARD_NAMES[c] for c in key]}
-        self[key] = move
-        return move
-
-
-PASS_MOVES = _PassMoves()
 HIDDEN_PASS = {"pass": 3}
 
 
@@ -162,11 +152,8 @@ def state_from_json(data: dict[str, Any]) -> HeartsState:
     state.trick = [CARD_INDEX[c] for c in data["trick"]]
     if data["last"] is not None:
         who, move = data["last"]
-        if "play" in move:
-            canonical = PLAY_MOVES[CARD_INDEX[move["play"]]]
-        else:
-            canonical = PASS_MOVES[tuple(CARD_INDEX[c] for c in move["pass"])]
-        state.last = (who, canonical)
+        play = "play" in move
+        state.last = (who, PLAY_MOVES[CARD_INDEX[move["play"]]] if play else {"pass": list(move["pass"])})
     if data["last_trick"] is not None:
         leader, cards, winner = data["last_trick"]
         state.last_trick = (leader, [CARD_INDEX[c] for c in cards], winner)
