@@ -125,7 +125,11 @@ class Cribbage(Game):
                 return f"you do not hold all of {cards}"
             return f"list the discarded cards once each, in card order: {move} is not legal"
         if "go" in move:
+            if move != GO:
+                return 'go is {"go": true}'
             return "you can play a card, so you may not say go"
+        if self.legal_moves(state, seat) == [GO]:
+            return f'none of your cards fits under 31 (the count is {state.count}): say {{"go": true}}'
         card = move.get("play")
         if not isinstance(card, str) or card not in CARD_INDEX:
             return f'in the play a move is {{"play": CARD}} or {{"go": true}}, not {move}'
