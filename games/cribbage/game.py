@@ -229,8 +229,9 @@ class Cribbage(Game):
         state.show = []
         state.phase = "show"
         state.turn = (state.dealer + 1) % n
-        order = [((state.dealer + i) % n, False, state.kept[(state.dealer + i) % n]) for i in range(1, n + 1)]
-        for seat, is_crib, mask in [*order, (state.dealer, True, state.crib)]:
+        order = [(state.dealer + i) % n for i in range(1, n + 1)]  # the dealer last
+        shows = [(seat, False, state.kept[seat]) for seat in order]
+        for seat, is_crib, mask in [*shows, (state.dealer, True, state.crib)]:
             points = score_cards(cards_in(mask), start, is_crib)
             state.show.append([seat, is_crib, mask, start, points])
             if self._score(state, seat, points):
