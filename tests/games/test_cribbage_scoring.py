@@ -60,6 +60,16 @@ def test_the_seeds_worked_examples(hand: list[str], start: str, points: int) -> 
     assert hand_breakdown(hand, start)["total"] == points
 
 
+def test_the_seeds_prose_examples() -> None:
+    # "a hand with a 2, 3, 5, 10, and king scores 8 points": four fifteens.
+    assert hand_breakdown(["2C", "3D", "5H", "TS"], "KC")["points"]["fifteen"] == 8
+    assert hand_value(["2C", "3D", "5H", "TS"], "KC") == 8
+    # "a 2, 6, 8, and 9, with a 7 as the start card scores 4 points for a 4 card run"
+    # "and a further 6 points for 15s (6+9, 7+8, and 2+6+7)".
+    shown = hand_breakdown(["2C", "6D", "8H", "9S"], "7C")
+    assert shown["points"]["run"] == 4 and shown["points"]["fifteen"] == 6 and shown["total"] == 10
+
+
 def test_the_seeds_itemised_example_six_clubs_run() -> None:
     # 6C 7C 8C 9C with 8S: 7+8 twice, 6+9, the 8s pair, 6-7-8-9 twice, a four-card flush.
     shown = hand_breakdown(["6C", "7C", "8C", "9C"], "8S")
