@@ -27,23 +27,30 @@ RANK_KEY: tuple[int, ...] = tuple(1 << (3 * rank) for rank in range(13))
 
 
 def rank_points(ranks: Sequence[int]) -> int:
-    """Score fifteens, pairs and runs for ranks (0 = A .. 12 = K), the plain way.
+    """Score fifteens, pairs and runs for ranks (0 = A .. 12 = K), counting rather than listing.
 
-    Used to build the tables; ``hand_value`` does not call it per hand.
+    Fifteens: the number of subsets summing to 15, by a subset-sum count. Pairs:
+    ``c * (c - 1)`` points for ``c`` cards of a rank (2 for each of its pairs). Runs:
+    each stretch of three or more consecutive ranks scores its length once for
+    every way of picking one card of each rank. Used to build the tables.
     """
-    points = 0
-    for size in range(2, len(ranks) + 1):
-        for combo in combinations(ranks, size):
-            if sum(VALUES[r] for r in combo) == 15:
-                points += 2
-    for a, b in combinations(ranks, 2):
-        if a == b:
-            points += 2
-    for size in range(len(ranks), 2, -1):
-        runs = sum(1 for combo in combinations(ranks, size) if _is_run(combo))
-        if runs:
-            points += size * runs
-            break
+    ways = [1] + [0] * 15  # ways[t]: subsets of the cards so far that sum to t
+    for rank in ranks:
+        value = VALUES[rank]
+        for total in range(15, value - 1, -1):
+            ways[total] += ways[total - value]
+    counts = [0] * 14  # a trailing zero closes the last stretch
+    for rank in ranks:
+        counts[rank] += 1
+    points = 2 * ways[15] + sum(c * (c - 1) for c in counts)
+    length, product = 0, 1
+    for count in counts:
+        if count:
+            length, product = length + 1, product * count
+            continue
+        if length >= 3:
+            points += length * product
+        length, product = 0, 1
     return points
 
 
