@@ -316,12 +316,14 @@ class Cribbage(Game):
     def determinize(self, state: CribbageState, seat: int, rng: random.Random) -> CribbageState:
         """Deal every card ``seat`` has not seen at random: others' hands, the crib, the stock.
 
-        A seat has seen its own hand and discards, every card played, and the
-        start card once cut; a seat that said go holds no card that fitted then.
+        A seat has seen its own hand and discards, every card played, the start
+        card once cut and, in the show, the crib; a seat that said go holds no
+        card that fitted then.
         """
         copy = self.clone(state)
         n = state.players
-        own_crib = state.dealt[seat] & state.crib
+        # In the show the whole crib is face up; before it, a seat knows its own discards.
+        own_crib = state.crib if state.phase == "show" else state.dealt[seat] & state.crib
         played = [state.kept[s] & ~state.hands[s] for s in range(n)]
         seen = state.hands[seat] | own_crib | sum(played)
         if state.start is not None:
