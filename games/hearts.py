@@ -177,7 +177,7 @@ class Hearts(Game):
                 hand = state.hands[seat]
                 return suit_play_moves(hand, suit) if hand & SUIT_MASKS[suit] else play_moves(hand)
             return play_moves(self._legal_mask(state, state.hands[seat]))
-        if state.phase == PASS and state.pending[seat] is None:
+        if state.phase == PASS and seat in range(state.players) and state.pending[seat] is None:
             # Made afresh: a shared table of all 22,100 triples is slower (its
             # entries are scattered in memory) and holds 8 MB for nothing.
             return [{"pass": [a, b, c]} for a, b, c in combinations(names_in(state.hands[seat]), 3)]
