@@ -1,0 +1,236 @@
+"""Play bot level against bot level and print a table per game.
+
+    python bench/bots.py                      # every game, default counts (~10 min)
+    python bench/bots.py --only hearts --units 200 --matchups hard:easy
+    python bench/bots.py --crib 100           # Cribbage discards against the exact value
+
+Each matchup ``A:B`` seats one ``A`` bot with ``B`` bots in the other seats; the
+``A`` seat rotates (unit ``u`` puts it in seat ``u % players``) and unit ``u``
+uses seed ``seed + u``, so a run is reproducible. A unit is a whole game (Agram
+to 1, Ninety-Eight with one life, Stealing Bundles) or one deal (Hearts,
+Cribbage: the first deal of a fresh game, scored by its points).
+
+Columns: ``score`` is the mean score per unit (points taken per deal in Hearts,
+lower is better; points pegged and shown per deal in Cribbage; the game's score
+otherwise) with its 95% interval; ``diff`` is the ``A`` seat's score minus the
+mean of the ``B`` seats in the same unit, with its 95% interval (paired); a
+matchup is "beaten" when that interval lies wholly on ``A``'s good side.
+``win`` is the share of units a seat won (ties count for all tied). Think time
+p50/p95 is per level over all its decisions with more than one legal move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games import GAMES
+from games.bots import make_bot
+from games.engine import Game
+
+
+@dataclass
+class Setup:
+    """How one game is benched: seats, options, unit, and whether lower scores are better."""
+
+    players: int
+    options: dict
+    per_deal: bool
+    lower_better: bool
+    units: dict[str, int]
+
+
+SETUPS: dict[str, Setup] = {
+    "agram": Setup(
+        4, {"target": 1}, False, False, {"easy:random": 600, "normal:easy": 300, "hard:easy": 300}
+    ),
+    "ninety_eight": Setup(
+        4, {"lives": 1}, False, False, {"easy:random": 600, "normal:easy": 300, "hard:easy": 300}
+    ),
+    "stealing_bundles": Setup(4, {}, False, False, {"easy:random": 200, "normal:easy": 60, "hard:easy": 60}),
+    "hearts": Setup(4, {}, True, True, {"easy:random": 200, "normal:easy": 60, "hard:easy": 60}),
+    "cribbage": Setup(2, {}, True, False, {"easy:random": 300, "normal:easy": 150, "hard:easy": 150}),
+}
+
+
+def play_unit(
+    game: Game, setup: Setup, levels: list[str], seed: int, times: dict[str, list[float]]
+) -> list[float]:
+    """Play one unit (a game, or the first deal of one); return each seat's score for it."""
+    state = game.new(setup.players, setup.options, seed)
+    bots = [make_bot(level, game, seed * 31 + seat) for seat, level in enumerate(levels)]
+    before = list(game.view(state, None)["scores"])
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        wide = len(game.legal_moves(state, seat)) > 1
+        started = time.perf_counter()
+        move = bots[seat].choose(state, seat)
+        if wide:
+            times[levels[seat]].append(time.perf_counter() - started)
+        events = game.apply(state, seat, move)
+        if setup.per_deal and any("deal" in e for e in events):
+            after = game.view(state, None)["scores"]
+            return [a - b for a, b in zip(after, before, strict=True)]
+    after = game.result(state)["scores"]
+    return [a - b for a, b in zip(after, before, strict=True)] if setup.per_deal else list(after)
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """Return the mean and the half-width of its 95% interval (normal approximation)."""
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    return mean, half
+
+
+def run_matchup(game: Game, setup: Setup, a: str, b: str, units: int, seed: int) -> dict:
+    """Play ``units`` units of one ``a`` seat against ``b`` seats; return the figures."""
+    n = setup.players
+    times: dict[str, list[float]] = {a: [], b: []}
+    a_scores, b_scores, diffs = [], [], []
+    a_wins = b_wins = 0
+    for u in range(units):
+        a_seat = u % n
+        levels = [a if s == a_seat else b for s in range(n)]
+        scores = play_unit(game, setup, levels, seed + u, times)
+        others = [scores[s] for s in range(n) if s != a_seat]
+        a_scores.append(scores[a_seat])
+        b_scores.extend(others)
+        diffs.append(scores[a_seat] - statistics.fmean(others))
+        best = min(scores) if setup.lower_better else max(scores)
+        a_wins += scores[a_seat] == best
+        b_wins += sum(1 for s in others if s == best)
+    return {
+        "a": a,
+        "b": b,
+        "units": units,
+        "a_score": interval(a_scores),
+        "b_score": interval(b_scores),
+        "diff": interval(diffs),
+        "a_win": a_wins / units,
+        "b_win": b_wins / (units * (n - 1)),
+        "times": times,
+    }
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Return the ``q`` quantile of ``values`` (nearest rank), 0 when empty."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def print_table(game_id: str, setup: Setup, rows: list[dict], out=sys.stdout) -> None:
+    """Print one game's table (Markdown) and its think times."""
+    unit = "deal" if setup.per_deal else "game"
+    better = "lower" if setup.lower_better else "higher"
+    print(f"\n### {game_id} ({setup.players} players, score per {unit}, {better} is better)\n", file=out)
+    print("| A vs B | units | A score | B score | A - B | A win | B win | A beats B |", file=out)
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |", file=out)
+    times: dict[str, list[float]] = {}
+    for r in rows:
+        (am, ah), (bm, bh), (dm, dh) = r["a_score"], r["b_score"], r["diff"]
+        good = (dm + dh < 0) if setup.lower_better else (dm - dh > 0)
+        extra = f" (ratio {am / bm:.2f})" if setup.lower_better and bm else ""
+        print(
+            f"| {r['a']} vs {r['b']} | {r['units']} | {am:.3f} ± {ah:.3f} | {bm:.3f} ± {bh:.3f} | "
+            f"{dm:+.3f} ± {dh:.3f}{extra} | {r['a_win']:.1%} | {r['b_win']:.1%} | "
+            f"{'yes' if good else 'no'} |",
+            file=out,
+        )
+        for level, values in r["times"].items():
+            times.setdefault(level, []).extend(values)
+    print("\n| level | decisions | think p50 (ms) | think p95 (ms) |", file=out)
+    print("| --- | --- | --- | --- |", file=out)
+    for level in ("random", "easy", "normal", "hard"):
+        if level in times:
+            v = times[level]
+            print(
+                f"| {level} | {len(v)} | {percentile(v, 0.5) * 1e3:.2f} | {percentile(v, 0.95) * 1e3:.2f} |",
+                file=out,
+            )
+    out.flush()
+
+
+def crib_regret(hands: int, seed: int, out=sys.stdout) -> None:
+    """Compare the normal/hard discard with the exact best expected hand ± crib, for 2 players."""
+    from games.bots.crib_discard import discard_values
+    from games.bots.crib_tables import exact_crib_value
+    from games.cards import CARD_NAMES
+    from games.cribbage.scoring import keep_totals
+
+    rng = random.Random(seed)
+    regrets, easy_regrets = [], []
+    for h in range(hands):
+        cards = sorted(rng.sample(range(52), 6))
+        own = h % 2 == 0
+        sign = 1.0 if own else -1.0
+        moves = [{"discard": [CARD_NAMES[x], CARD_NAMES[y]]} for x, y in combinations(cards, 2)]
+        hand_ev = {frozenset(k): t / 46 for t, k in keep_totals(cards)}
+        exact = {}
+        for x, y in combinations(cards, 2):
+            kept = tuple(c for c in cards if c not in (x, y))
+            exact[(x, y)] = hand_ev[frozenset(kept)] + sign * exact_crib_value((x, y), kept)
+        best = max(exact.values())
+        chosen = max(discard_values(cards, own, moves), key=lambda vm: vm[0])[1]
+        pair = tuple(sorted(CARD_INDEX_OF[c] for c in chosen["discard"]))
+        regrets.append(best - exact[pair])
+        easy_pair = max(exact, key=lambda p: hand_ev[frozenset(c for c in cards if c not in p)])
+        easy_regrets.append(best - exact[easy_pair])
+    mean, half = interval(regrets)
+    emean, ehalf = interval(easy_regrets)
+    print("\n### cribbage discards (2 players), regret against the exact best hand ± crib\n", file=out)
+    print("| discarder | hands | mean regret (points) | share exactly best |", file=out)
+    print("| --- | --- | --- | --- |", file=out)
+    share = sum(1 for r in regrets if r < 1e-9) / hands
+    eshare = sum(1 for r in easy_regrets if r < 1e-9) / hands
+    print(f"| normal/hard (tables) | {hands} | {mean:.4f} ± {half:.4f} | {share:.1%} |", file=out)
+    print(f"| easy (hand only) | {hands} | {emean:.4f} ± {ehalf:.4f} | {eshare:.1%} |", file=out)
+
+
+CARD_INDEX_OF: dict[str, int] = {}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments, run the matchups and print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help="comma-separated game ids (default: every game)")
+    parser.add_argument(
+        "--matchups", help="comma-separated A:B pairs (default: easy:random,normal:easy,hard:easy)"
+    )
+    parser.add_argument("--units", type=int, help="units per matchup (default: per game)")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply the default unit counts")
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--crib", type=int, default=60, help="hands for the Cribbage discard check (0: skip)")
+    args = parser.parse_args(argv)
+    from games.cards import CARD_INDEX
+
+    CARD_INDEX_OF.update(CARD_INDEX)
+    ids = args.only.split(",") if args.only else [g for g in SETUPS if g in GAMES]
+    started = time.perf_counter()
+    for game_id in ids:
+        game, setup = GAMES[game_id], SETUPS[game_id]
+        pairs = args.matchups.split(",") if args.matchups else list(setup.units)
+        rows = []
+        for pair in pairs:
+            a, b = pair.split(":")
+            units = args.units or max(2, int(setup.units.get(pair, 100) * args.scale))
+            rows.append(run_matchup(game, setup, a, b, units, args.seed))
+        print_table(game_id, setup, rows)
+    if args.crib and "cribbage" in GAMES and (not args.only or "cribbage" in ids):
+        crib_regret(args.crib, args.seed)
+    print(f"\nseconds: {time.perf_counter() - started:.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""The ``easy``, ``normal`` and ``hard`` bots of every game, and their budgets.
+
+``easy`` is a rule-based player per game (``easy_<game>.py``), reading only the
+seat's ``view`` and ``legal_moves``. ``normal`` and ``hard`` are ``SearchBot``s
+(IS-MCTS over ``determinize``) whose playouts are guided by the easy player;
+they differ in their budget. Phases with a very wide choice made before any
+card is played (Hearts' pass, Cribbage's discard) are decided by a per-game
+``opening`` function instead of the tree.
+
+What a search scores, per game (see docs/bots.md):
+
+- Hearts, Cribbage, Agram with a target above 1, Ninety-Eight with lives: the
+  current deal, played to its end; the reward is each seat's score change in the
+  deal against the others' mean.
+- Stealing Bundles: the whole game (its re-deals are part of one hand), rewarding
+  the winner, with a small margin term.
+
+Budgets are playout counts in ``BUDGETS`` (edit it, or pass ``playouts`` and
+``max_seconds`` to ``make``), sized so ``normal`` answers within 0.25 s and
+``hard`` within 1 s at the 95th percentile on the project's 2-core machine.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from games.bots.search import Policy, Reward, SearchBot, SearchConfig, relative_reward, winner_reward
+from games.engine import Game, GameError, Move
+
+Opening = Callable[[Game, Any, int, random.Random], Move | None]
+
+
+@dataclass
+class GameSettings:
+    """How the bots of one game play: easy policy module, search scoring, budgets."""
+
+    easy: str
+    reward: Reward
+    stop_at_deal: bool = True
+    policy_rate: float = 1.0
+    tree_depth: int = 1
+    exploration: float = 0.7
+    budgets: dict[str, tuple[int, float]] = field(default_factory=dict)
+    opening: str | None = None  # "module:function" deciding wide phases, or None
+
+
+SETTINGS: dict[str, GameSettings] = {
+    "agram": GameSettings(
+        easy="easy_agram",
+        reward=relative_reward(1.0, 1.0),
+        budgets={"normal": (300, 0.25), "hard": (1200, 1.0)},
+    ),
+    "hearts": GameSettings(
+        easy="easy_hearts",
+        reward=relative_reward(-1.0, 26.0),
+        budgets={"normal": (60, 0.25), "hard": (250, 1.0)},
+        opening="easy_hearts:opening",
+    ),
+    "ninety_eight": GameSettings(
+        easy="easy_ninety_eight",
+        reward=relative_reward(1.0, 1.0),
+        budgets={"normal": (300, 0.25), "hard": (1200, 1.0)},
+    ),
+    "stealing_bundles": GameSettings(
+        easy="easy_stealing_bundles",
+        reward=winner_reward,
+        stop_at_deal=False,
+        budgets={"normal": (60, 0.25), "hard": (250, 1.0)},
+    ),
+    "cribbage": GameSettings(
+        easy="easy_cribbage",
+        reward=relative_reward(1.0, 20.0),
+        budgets={"normal": (100, 0.25), "hard": (400, 1.0)},
+        opening="crib_discard:opening",
+    ),
+}
+
+
+def _load(spec: str) -> Any:
+    module, _, name = spec.partition(":")
+    loaded = importlib.import_module(f"games.bots.{module}")
+    return getattr(loaded, name or "choose")
+
+
+def easy_policy(game: Game) -> Policy:
+    """Return the game's easy player as a function ``(game, state, seat, rng) -> move``."""
+    return _load(settings_for(game).easy)
+
+
+def settings_for(game: Game) -> GameSettings:
+    """Return the bot settings of ``game``; raise ``GameError`` for a game without bots."""
+    try:
+        return SETTINGS[game.info.id]
+    except KeyError:
+        raise GameError(f"no bots for game {game.info.id!r}") from None
+
+
+class EasyBot:
+    """The rule-based player: its game's easy policy with its own seeded RNG."""
+
+    def __init__(self, game: Game, seed: int = 0) -> None:
+        self.game = game
+        self.policy = easy_policy(game)
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Any, seat: int) -> Move:
+        """Return the easy player's move."""
+        return self.policy(self.game, state, seat, self.rng)
+
+
+class LevelBot(SearchBot):
+    """A search bot that lets the game's opening function decide the wide phases."""
+
+    def __init__(self, game: Game, config: SearchConfig, seed: int, opening: Opening | None, level: str):
+        super().__init__(game, config, seed)
+        self.opening = opening
+        self.level = level
+
+    def choose(self, state: Any, seat: int) -> Move:
+        """Return the opening function's move where it has one, else the search's."""
+        if self.opening is not None:
+            move = self.opening(self.game, state, seat, self.rng)
+            if move is not None:
+                return move
+        return super().choose(state, seat)
+
+
+def search_config(
+    game: Game, level: str, playouts: int | None = None, max_seconds: float | None = None
+) -> SearchConfig:
+    """Return the search configuration of ``level`` for ``game``, budgets overridable."""
+    settings = settings_for(game)
+    budget, seconds = settings.budgets[level]
+    config = SearchConfig(
+        playouts=budget,
+        max_seconds=seconds,
+        exploration=settings.exploration,
+        tree_depth=settings.tree_depth,
+        policy=easy_policy(game),
+        policy_rate=settings.policy_rate,
+        stop_at_deal=settings.stop_at_deal,
+        reward=settings.reward,
+    )
+    if playouts is not None:
+        config = replace(config, playouts=playouts)
+    if max_seconds is not None:
+        config = replace(config, max_seconds=max_seconds)
+    return config
+
+
+def make(
+    level: str, game: Game, seed: int = 0, playouts: int | None = None, max_seconds: float | None = None
+) -> Any:
+    """Return a bot of ``level`` (``easy``, ``normal``, ``hard``) for ``game``."""
+    if level == "easy":
+        return EasyBot(game, seed)
+    if level in ("normal", "hard"):
+        settings = settings_for(game)
+        opening = _load(settings.opening) if settings.opening else None
+        return LevelBot(game, search_config(game, level, playouts, max_seconds), seed, opening, level)
+    raise GameError(f"there is no bot level {level!r} (known: random, easy, normal, hard)")
