@@ -195,9 +195,9 @@ class Hearts(Game):
         if phase == PLAY:
             if seat != state.turn:
                 raise NotYourTurnError(f"it is not seat {seat}'s turn")
-            if type(move) is dict and len(move) == 1:
+            if isinstance(move, dict) and len(move) == 1:
                 name = move.get("play")
-                card = CARD_INDEX.get(name) if type(name) is str else None
+                card = CARD_INDEX.get(name) if isinstance(name, str) else None
                 if card is not None:
                     hand = state.hands[seat]
                     trick = state.trick
@@ -213,7 +213,7 @@ class Hearts(Game):
                 raise NotYourTurnError(f"there is no seat {seat!r} to pass")
             if state.pending[seat] is not None:
                 raise NotYourTurnError(f"it is not seat {seat}'s turn: it has passed already")
-            if type(move) is dict and len(move) == 1 and self._pass_mask(state, seat, move) is not None:
+            if isinstance(move, dict) and len(move) == 1 and self._pass_mask(state, seat, move) is not None:
                 return
         if not isinstance(move, dict) or len(move) != 1:
             raise IllegalMoveError('a move is a JSON object with one key, such as {"play": "QS"}')
@@ -222,9 +222,9 @@ class Hearts(Game):
     def _pass_mask(self, state: HeartsState, seat: int, move: Move) -> int | None:
         """Return the mask of a well-formed pass of cards in ``seat``'s hand, else None."""
         cards = move.get("pass")
-        if type(cards) is not list or len(cards) != 3:
+        if not isinstance(cards, list) or len(cards) != 3:
             return None
-        a, b, c = (CARD_INDEX.get(name) if type(name) is str else None for name in cards)
+        a, b, c = (CARD_INDEX.get(name) if isinstance(name, str) else None for name in cards)
         if a is None or b is None or c is None or not a < b < c:
             return None
         mask = 1 << a | 1 << b | 1 << c

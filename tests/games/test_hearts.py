@@ -539,6 +539,38 @@ def test_malformed_and_illegal_passes_are_refused_with_a_reason(move: Any, words
     assert words in refused(state, 0, move)
 
 
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (4, {}),
+        (3, {"first_trick_points": True}),
+        (5, {"first_lead": "left_of_dealer"}),
+        (4, {"preset": "cardstock"}),
+    ],
+)
+def test_apply_accepts_exactly_the_legal_moves(players: int, options: dict) -> None:
+    # ``apply`` checks plays on the masks, not by looking in legal_moves: they must agree.
+    rng = random.Random(players)
+    state = GAME.new(players, options, seed=8)
+    for _ in range(2 * (52 + players)):
+        for seat in GAME.to_act(state):
+            legal = GAME.legal_moves(state, seat)
+            hand = GAME.view(state, seat)["hand"]
+            candidates = [{"play": c} for c in CARD_NAMES]
+            if len(hand) >= 3:
+                candidates += [{"pass": sort_names(rng.sample(hand, 3))} for _ in range(20)]
+                candidates += [{"pass": hand[:3][::-1]}, {"pass": [*hand[:2], "2D"]}]
+            for move in candidates:
+                copy = GAME.clone(state)
+                try:
+                    GAME.apply(copy, seat, move)
+                    accepted = True
+                except IllegalMoveError:
+                    accepted = False
+                assert accepted == (move in legal), (move, legal)
+        random_step(state, rng)
+
+
 def test_a_move_out_of_turn_is_refused() -> None:
     state = position([LAYOUT[0].replace("2C ", ""), *LAYOUT[1:]], leader=0, trick="2C")
     assert "not seat 2's turn" in refused(state, 2, {"play": "KD"}, NotYourTurnError)
