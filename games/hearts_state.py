@@ -152,8 +152,11 @@ def state_from_json(data: dict[str, Any]) -> HeartsState:
     state.trick = [CARD_INDEX[c] for c in data["trick"]]
     if data["last"] is not None:
         who, move = data["last"]
-        play = "play" in move
-        state.last = (who, PLAY_MOVES[CARD_INDEX[move["play"]]] if play else {"pass": list(move["pass"])})
+        if "play" in move:
+            state.last = (who, PLAY_MOVES[CARD_INDEX[move["play"]]])
+        else:  # a pass: its cards, or their number in a determinized copy
+            cards = move["pass"]
+            state.last = (who, {"pass": list(cards) if isinstance(cards, list) else cards})
     if data["last_trick"] is not None:
         leader, cards, winner = data["last_trick"]
         state.last_trick = (leader, [CARD_INDEX[c] for c in cards], winner)
@@ -212,5 +215,14 @@ def determinize_state(state: HeartsState, seat: int, rng: random.Random) -> Hear
             copy.pending[s] = chosen
             hands[s] &= ~chosen
         copy.hands[s] = hands[s] | known[s]
-    copy.seed = rng.getrandbits(32)  # later deals are unknown too
+    # What the seat cannot know leaves the copy: passes between other seats,
+    # the hands as dealt, another seat's pass as the last move, later deals.
+    giver = (seat - state.direction) % n
+    taker = (seat + state.direction) % n
+    copy.passed = [cards if s in (seat, giver) else 0 for s, cards in enumerate(state.passed)]
+    copy.received = [cards if s in (seat, taker) else 0 for s, cards in enumerate(state.received)]
+    copy.dealt = list(copy.hands)
+    if state.last is not None and state.last[0] != seat and "pass" in state.last[1]:
+        copy.last = (state.last[0], {"pass": 3})
+    copy.seed = rng.getrandbits(32)
     return copy

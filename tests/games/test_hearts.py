@@ -641,6 +641,11 @@ def test_determinize_keeps_the_hand_the_voids_and_where_the_passed_cards_went() 
         for other, suits in voids.items():
             assert not any(c[1] in suits for c in data["hands"][other])
         assert passed_held <= set(data["hands"][1])
+        # What seat 0 cannot know is not in the copy: passes between others, the deal.
+        assert data["passed"][0] == mine["passed"] and data["received"][0] == mine["received"]
+        assert data["passed"][2] == data["passed"][1] == [] and data["received"][2] == []
+        assert data["dealt"] == data["hands"]
+        assert GAME.to_json(GAME.from_json(json.loads(json.dumps(data)))) == data
         results.add(tuple(tuple(h) for h in data["hands"]))
     assert len(results) > 1  # the hidden cards really are dealt at random
 
@@ -654,6 +659,8 @@ def test_determinize_in_the_pass_keeps_the_seats_own_pass() -> None:
         data = GAME.to_json(copy)
         assert data["hands"][0] == GAME.view(state, 0)["hand"]
         assert data["pending"][0] == ["AC", "KC", "6S"] and data["pending"][1] is None
+        # Seat 2's real pass (the last move) does not survive into seat 0's copy.
+        assert data["last"] == [2, {"pass": 3}]
         assert len(data["pending"][2]) == 3 and [len(h) for h in data["hands"]] == [10, 13, 10, 13]
         every = [c for h in data["hands"] for c in h] + data["pending"][0] + data["pending"][2]
         assert set(every) == FULL_DECK
