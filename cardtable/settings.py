@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "cardtable.tables",
+    "cardtable.dashboard",
 ]
 
 # The pages (lobby, table) live in their own app when it exists.

@@ -1,0 +1,1 @@
+"""Staff dashboard, replays and game statistics over the tables' records."""

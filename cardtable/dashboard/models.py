@@ -1,0 +1,53 @@
+"""What the dashboard keeps beside the tables' records.
+
+``GameSummary`` holds the figures of one finished game, computed once from its
+replay (a finished game never changes), so the statistics need not replay every
+game on every page load. ``HiddenChat`` keeps the original text of a chat line
+staff have hidden.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from cardtable.tables.models import ChatMessage, Match
+
+
+class GameSummary(models.Model):
+    """The figures of one finished game, from its replay (see docs/dashboard.md)."""
+
+    match = models.OneToOneField(Match, primary_key=True, on_delete=models.CASCADE, related_name="summary")
+    game = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField()
+    # The options as canonical JSON: games with other options are another variant.
+    variant = models.CharField(max_length=500)
+    moves = models.PositiveIntegerField(default=0)
+    deals = models.PositiveIntegerField(default=0)
+    # The first seat to act alone (the first player), and how often the sole lead changed hands.
+    first_player = models.PositiveSmallIntegerField(null=True)
+    lead_changes = models.PositiveIntegerField(default=0)
+    winners = models.JSONField(default=list)
+    scores = models.JSONField(default=list)
+    bot_only = models.BooleanField(default=False)
+    # Set when the log no longer replays under the current rules; the game is left out.
+    error = models.TextField(blank=True, default="")
+    computed = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "players", "variant"])]
+
+    def __str__(self) -> str:
+        return f"summary of {self.match}"
+
+
+class HiddenChat(models.Model):
+    """A chat line hidden by staff: its original text, who hid it and when."""
+
+    message = models.OneToOneField(ChatMessage, on_delete=models.CASCADE, related_name="hidden")
+    text = models.CharField(max_length=500)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"hidden chat {self.message_id}"
