@@ -41,7 +41,6 @@ from games.hearts_state import (
     DECKS,
     DIRECTIONS,
     HEARTS_MASK,
-    HIDDEN_PASS,
     LOWEST_CLUB,
     MOON,
     OVER,
@@ -376,7 +375,7 @@ class Hearts(Game):
             "tricks_played": state.tricks_done,
             "points": list(state.taken),
             "last_trick": None,
-            "last_deal": state.last_deal,
+            "last_deal": None,
             "last": None,
         }
         if seat is not None:
@@ -386,8 +385,14 @@ class Hearts(Game):
             view["received"] = names_in(state.received[seat]) if state.received[seat] else None
         if state.last is not None:
             who, move = state.last
-            hidden = "pass" in move and who != seat
-            view["last"] = {"seat": who, "move": HIDDEN_PASS if hidden else move}
+            if "pass" in move:
+                # Only the passer sees its cards (a determinized copy may hold just
+                # their number); the view gets its own copy.
+                cards = move["pass"]
+                move = {"pass": list(cards) if who == seat and isinstance(cards, list) else 3}
+            view["last"] = {"seat": who, "move": move}
+        if state.last_deal is not None:
+            view["last_deal"] = {"points": list(state.last_deal["points"]), "moon": state.last_deal["moon"]}
         if state.last_trick is not None:
             leader, cards, winner = state.last_trick
             view["last_trick"] = {"cards": trick_view(cards, leader, n), "winner": winner}

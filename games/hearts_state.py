@@ -40,9 +40,6 @@ DIRECTIONS = {3: (1, 2, 0), 4: (1, 3, 2, 0), 5: (1, 4, 0)}
 PASS, PLAY, OVER = "pass", "play", "over"
 
 
-HIDDEN_PASS = {"pass": 3}
-
-
 def direction_name(offset: int, players: int) -> str:
     """Name a pass's seat offset: left is the next seat, right the previous one."""
     if offset == 0:
