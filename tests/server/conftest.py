@@ -38,6 +38,19 @@ def make_player(name: str) -> tuple[Player, str]:
     return player, f"sessionid={session.session_key}"
 
 
+OPEN: list[Client] = []
+
+
+@pytest.fixture(autouse=True)
+async def close_clients() -> Any:
+    """Close the clients a test left open and let the server settle before the database is flushed."""
+    yield
+    while OPEN:
+        await OPEN.pop().close()
+    driver.reset()
+    await asyncio.sleep(0.05)
+
+
 class Client:
     """A websocket client at one table, keeping every message it received."""
 
@@ -57,6 +70,7 @@ class Client:
         """Open the websocket and read the first state."""
         connected, _ = await self.comm.connect(timeout=10)
         assert connected
+        OPEN.append(self)
         await self.next_state()
         return self
 
@@ -98,6 +112,8 @@ class Client:
 
     async def close(self) -> None:
         """Close the websocket."""
+        if self in OPEN:
+            OPEN.remove(self)
         await self.comm.disconnect()
 
 
