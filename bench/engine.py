@@ -1,6 +1,6 @@
 """Random-play speed of every game in ``games.GAMES``, and Hearts against OpenSpiel.
 
-Run ``python bench/engine.py`` (about 30 seconds of CPU) or ``--quick`` (about 6);
+Run ``python bench/engine.py`` (about 20 seconds of CPU) or ``--quick`` (about 6);
 ``--only hearts`` measures one game.
 For each registered game it drives ``new``/``to_act``/``legal_moves`` and a move
 chooser from Python with a seeded RNG, one core, and prints games, deals and
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated game ids (default: every registered game)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    per_round = 0.25 if args.quick else 0.8
+    per_round = 0.2 if args.quick else 0.5
     rounds = 2 if args.quick else 3
     chosen = args.only.split(",") if args.only else list(GAMES)
     unknown = [g for g in chosen if g not in GAMES]
