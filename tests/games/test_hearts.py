@@ -423,7 +423,7 @@ def test_passes_are_hidden_from_others_and_exchanged_when_all_have_passed() -> N
     assert two["last"] == {"seat": 3, "move": {"pass": 3}}
     assert not any(f'"{card}"' in json.dumps(two) for card in passed)
     assert GAME.view(state, 3)["received"] == cards("QS KS AS")
-    # Seat 1 now holds the 3C and 4C but the AC came to it too: whoever holds 2C leads.
+    # Seat 0 kept the two of clubs, so it leads the first trick.
     assert GAME.to_act(state) == [0] and plays(state, 0) == ["2C"]
 
 
