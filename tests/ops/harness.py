@@ -129,14 +129,16 @@ class DaphneServer:
 
     def migrate(self) -> None:
         """Create or update the schema of the configured database."""
-        subprocess.run(
+        done = subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput"],
             cwd=ROOT,
             env=self.full_env(),
-            check=True,
             capture_output=True,
+            text=True,
             timeout=240,
         )
+        if done.returncode != 0:
+            raise RuntimeError(f"migrate failed ({done.returncode}):\n{done.stderr[-3000:]}")
 
     def start(self, timeout: float = 30) -> None:
         """Start Daphne and wait until it answers HTTP."""
