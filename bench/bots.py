@@ -16,7 +16,10 @@ otherwise) with its 95% interval; ``diff`` is the ``A`` seat's score minus the
 mean of the ``B`` seats in the same unit, with its 95% interval (paired); a
 matchup is "beaten" when that interval lies wholly on ``A``'s good side.
 ``win`` is the share of units a seat won (ties count for all tied). Think time
-p50/p95 is per level over all its decisions with more than one legal move.
+p50/p95 is per level over all its decisions with more than one legal move, as
+wall time and as CPU time (the machine may be shared; CPU time is what the
+bot itself spent). ``--no-cap`` lifts the search bots' wall-clock caps so the
+moves depend on the playout budgets and seeds only.
 """
 
 from __future__ import annotations
@@ -72,10 +75,11 @@ def play_unit(
     while not game.is_over(state):
         seat = game.to_act(state)[0]
         wide = len(game.legal_moves(state, seat)) > 1
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         move = bots[seat].choose(state, seat)
         if wide:
             times[levels[seat]].append(time.perf_counter() - started)
+            times[levels[seat] + " cpu"].append(time.process_time() - cpu)
         events = game.apply(state, seat, move)
         if setup.per_deal and any("deal" in e for e in events):
             after = game.view(state, None)["scores"]
@@ -94,7 +98,7 @@ def interval(values: list[float]) -> tuple[float, float]:
 def run_matchup(game: Game, setup: Setup, a: str, b: str, units: int, seed: int) -> dict:
     """Play ``units`` units of one ``a`` seat against ``b`` seats; return the figures."""
     n = setup.players
-    times: dict[str, list[float]] = {a: [], b: []}
+    times: dict[str, list[float]] = {a: [], b: [], a + " cpu": [], b + " cpu": []}
     a_scores, b_scores, diffs = [], [], []
     a_wins = b_wins = 0
     for u in range(units):
@@ -149,15 +153,13 @@ def print_table(game_id: str, setup: Setup, rows: list[dict], out=sys.stdout) ->
         )
         for level, values in r["times"].items():
             times.setdefault(level, []).extend(values)
-    print("\n| level | decisions | think p50 (ms) | think p95 (ms) |", file=out)
-    print("| --- | --- | --- | --- |", file=out)
+    print("\n| level | decisions | think p50 (ms) | think p95 (ms) | CPU p50 (ms) | CPU p95 (ms) |", file=out)
+    print("| --- | --- | --- | --- | --- | --- |", file=out)
     for level in ("random", "easy", "normal", "hard"):
         if level in times:
-            v = times[level]
-            print(
-                f"| {level} | {len(v)} | {percentile(v, 0.5) * 1e3:.2f} | {percentile(v, 0.95) * 1e3:.2f} |",
-                file=out,
-            )
+            wall, cpu = times[level], times[level + " cpu"]
+            figures = " | ".join(f"{percentile(v, q) * 1e3:.2f}" for v in (wall, cpu) for q in (0.5, 0.95))
+            print(f"| {level} | {len(wall)} | {figures} |", file=out)
     out.flush()
 
 
@@ -210,11 +212,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--units", type=int, help="units per matchup (default: per game)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the default unit counts")
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument(
+        "--no-cap", action="store_true", help="lift the search bots' time caps (playout budgets only)"
+    )
     parser.add_argument("--crib", type=int, default=60, help="hands for the Cribbage discard check (0: skip)")
     args = parser.parse_args(argv)
     from games.cards import CARD_INDEX
 
     CARD_INDEX_OF.update(CARD_INDEX)
+    if args.no_cap:
+        from games.bots.levels import SETTINGS
+
+        for settings in SETTINGS.values():
+            settings.budgets = {level: (n, math.inf) for level, (n, _) in settings.budgets.items()}
     ids = args.only.split(",") if args.only else [g for g in SETUPS if g in GAMES]
     started = time.perf_counter()
     for game_id in ids:

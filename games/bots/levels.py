@@ -52,29 +52,29 @@ SETTINGS: dict[str, GameSettings] = {
     "agram": GameSettings(
         easy="easy_agram",
         reward=relative_reward(1.0, 1.0),
-        budgets={"normal": (300, 0.25), "hard": (1200, 1.0)},
+        budgets={"normal": (600, 0.25), "hard": (2400, 1.0)},
     ),
     "hearts": GameSettings(
         easy="easy_hearts",
         reward=relative_reward(-1.0, 26.0),
-        budgets={"normal": (60, 0.25), "hard": (250, 1.0)},
+        budgets={"normal": (220, 0.25), "hard": (900, 1.0)},
         opening="easy_hearts:opening",
     ),
     "ninety_eight": GameSettings(
         easy="easy_ninety_eight",
         reward=relative_reward(1.0, 1.0),
-        budgets={"normal": (300, 0.25), "hard": (1200, 1.0)},
+        budgets={"normal": (150, 0.25), "hard": (600, 1.0)},
     ),
     "stealing_bundles": GameSettings(
         easy="easy_stealing_bundles",
         reward=winner_reward,
         stop_at_deal=False,
-        budgets={"normal": (60, 0.25), "hard": (250, 1.0)},
+        budgets={"normal": (100, 0.25), "hard": (400, 1.0)},
     ),
     "cribbage": GameSettings(
         easy="easy_cribbage",
         reward=relative_reward(1.0, 20.0),
-        budgets={"normal": (100, 0.25), "hard": (400, 1.0)},
+        budgets={"normal": (350, 0.25), "hard": (1400, 1.0)},
         opening="crib_discard:opening",
     ),
 }
