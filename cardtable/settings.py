@@ -95,6 +95,8 @@ if DATABASE_URL:
     import dj_database_url
 
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    if os.environ.get("TEST_DATABASE_NAME"):  # lets parallel test runs share one server
+        DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 else:
     DATABASES = {
         "default": {
