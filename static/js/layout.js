@@ -41,6 +41,8 @@ export function seatName(ctx, seat) {
   if (seat === null || seat === undefined) return "";
   if (seat === ctx.me && ctx.seated) return "You";
   const info = ctx.table.seats[seat];
+  // Bots share names ("Bot (normal)"): call them by seat, their level shows beside.
+  if (info && info.kind === "bot") return `Bot ${seat + 1}`;
   return (info && info.name) || `Seat ${seat + 1}`;
 }
 

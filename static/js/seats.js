@@ -2,7 +2,7 @@
 // and before the game the "Sit here", "Add bot", "Remove bot" buttons.
 
 import { backSvg } from "./cards.js";
-import { h, seatPoint } from "./layout.js";
+import { h, seatName, seatPoint } from "./layout.js";
 
 const LEVELS = ["random", "easy", "normal", "hard"];
 
@@ -54,7 +54,7 @@ export function renderSeats(root, ctx, send, game) {
     const seat = info.seat;
     const mine = ctx.seated && seat === ctx.me;
     const p = seatPoint(seat, ctx.me, ctx.players, 41, 40);
-    const name = info.kind === "empty" ? "Empty seat" : info.name || (info.kind === "bot" ? "Bot" : `Seat ${seat + 1}`);
+    const name = info.kind === "empty" ? "Empty seat" : seatName({ ...ctx, seated: false }, seat);
     const classes = ["seat", `kind-${info.kind}`];
     if (turnSeats.has(seat)) classes.push("turn");
     if (mine) classes.push("mine");
@@ -77,7 +77,7 @@ export function renderSeats(root, ctx, send, game) {
       plate.append(h("span", { class: `dot ${info.connected ? "on" : "off"}`, title: info.connected ? "connected" : "away" }));
     }
     plate.append(h("span", { class: "seat-name", text: mine ? `${name} (you)` : name }));
-    if (info.kind === "bot") plate.append(h("span", { class: "badge", text: `bot · ${info.level}` }));
+    if (info.kind === "bot") plate.append(h("span", { class: "badge", text: info.level }));
     if (info.kind === "human" && !info.connected) plate.append(h("span", { class: "badge away", text: "away" }));
     if (view && view.dealer === seat) plate.append(h("span", { class: "dealer", title: "dealer", "aria-label": "dealer", text: "D" }));
     if (view && Array.isArray(view.scores) && view.scores[seat] !== undefined) {
@@ -85,7 +85,7 @@ export function renderSeats(root, ctx, send, game) {
     }
     node.append(plate);
     if (view && !mine && Array.isArray(view.hand_counts)) node.append(backsNode(view.hand_counts[seat] || 0, name));
-    const extra = game.seatExtra ? game.seatExtra(ctx, seat) : null;
+    const extra = view && game.seatExtra ? game.seatExtra(ctx, seat) : null;
     if (extra) node.append(extra);
     const last = view && view.last;
     if (last && last.seat === seat && table.status === "playing") {

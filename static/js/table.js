@@ -285,9 +285,12 @@ function render(msg) {
   renderSeats($("seats"), ctx, send, game);
   const center = $("center");
   center.replaceChildren();
-  if (view) center.append(game.center(ctx));
   $("below").replaceChildren(...(view && game.below ? [game.below(ctx)] : []));
+  if (view) center.append(game.center(ctx));
   else center.append(h("div", { class: "welcome" }, h("p", { class: "welcome-title", text: info ? info.name : "" }), h("p", { class: "hint", text: "Take a seat. The host fills empty seats with bots and starts the game." })));
+  // The deal's headline reads above the felt, where no seat covers it.
+  const headline = center.querySelector(".felt-info");
+  $("felt-info").replaceChildren(...(headline ? [headline] : []));
   renderHand(ctx);
   renderActions(ctx);
   const shown = trackHistory(ctx) || [];

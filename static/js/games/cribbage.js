@@ -109,16 +109,20 @@ export default {
   bubble(move) {
     if (move.play) return cardShort(move.play);
     if (move.go) return "Go";
+    if (move.next) return "Next deal";
     if (move.discard !== undefined) return "To the crib";
     return "";
   },
   describe(move) {
     if (move.go) return "said go";
+    if (move.next) return "gathered the cards";
     if (move.discard !== undefined) return Array.isArray(move.discard) ? `put ${cardList(move.discard)} in the crib` : `put ${move.discard} card${move.discard > 1 ? "s" : ""} in the crib`;
     return null;
   },
   moveLabel(move) {
-    return move.go ? "Go" : JSON.stringify(move);
+    if (move.go) return "Go";
+    if (move.next) return "Deal the next hand";
+    return JSON.stringify(move);
   },
   chooseHint(multi, ctx) {
     const n = multi.moves[0][multi.key].length;

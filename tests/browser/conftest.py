@@ -1,0 +1,179 @@
+"""Browser tests: a real Daphne on a free port, Debian's Chromium through Playwright.
+
+The server runs as a child process with its own SQLite file and bots that move
+without a pause. Without Chromium these tests are skipped, unless
+``CARDTABLE_REQUIRE_SERVICES=1`` (CI), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    """Return a loopback TCP port nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer:
+    """One Daphne process serving the project on ``port``, its database in ``db_path``."""
+
+    def __init__(self, db_path: Path, port: int | None = None) -> None:
+        self.db_path = db_path
+        self.port = port or free_port()
+        self.proc: subprocess.Popen | None = None
+        self.log_path = db_path.with_suffix(".log")
+
+    @property
+    def url(self) -> str:
+        """The site's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def env(self) -> dict[str, str]:
+        """The child's environment: DEBUG (static files from the source tree), no pause for bots."""
+        env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+        env.update(
+            DJANGO_SETTINGS_MODULE="cardtable.settings",
+            DEBUG="1",
+            SQLITE_PATH=str(self.db_path),
+            BOT_PAUSE="0",
+            DISCONNECT_GRACE="600",
+            PYTHONUNBUFFERED="1",
+        )
+        return env
+
+    def migrate(self) -> None:
+        """Create the schema in the fresh database."""
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput"],
+            cwd=ROOT,
+            env=self.env(),
+            check=True,
+            capture_output=True,
+            timeout=240,
+        )
+
+    def start(self, timeout: float = 40) -> None:
+        """Start Daphne and wait until the lobby answers."""
+        log = open(self.log_path, "ab")  # noqa: SIM115 - the child owns it
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "cardtable.asgi:application"],
+            cwd=ROOT,
+            env=self.env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"daphne exited: {self.log_tail()}")
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.1)
+        raise RuntimeError(f"daphne did not answer in {timeout}s: {self.log_tail()}")
+
+    def kill(self) -> None:
+        """SIGKILL the server (as in a crash) and reap it."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(20)
+        self.proc = None
+
+    def log_tail(self, lines: int = 30) -> str:
+        """The end of the server's output, for failure messages."""
+        if not self.log_path.exists():
+            return ""
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+
+def _new_server() -> Iterator[LiveServer]:
+    folder = Path(tempfile.mkdtemp(prefix="cardtable-browser-"))
+    server = LiveServer(folder / "db.sqlite3")
+    server.migrate()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def site_server() -> Iterator[LiveServer]:
+    """A server shared by the tests that do not stop it."""
+    yield from _new_server()
+
+
+@pytest.fixture
+def own_server() -> Iterator[LiveServer]:
+    """A server of the test's own, which it may kill and restart."""
+    yield from _new_server()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium; skipped (or failed in CI) when it is not installed."""
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CARDTABLE_REQUIRE_SERVICES") == "1":
+            pytest.fail(f"CARDTABLE_REQUIRE_SERVICES=1 but there is no Chromium at {CHROMIUM}", pytrace=False)
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Open a page in a fresh browser context (its own cookies: its own player)."""
+    contexts = []
+
+    def make(**options):
+        context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+ARTIFACTS.mkdir(parents=True, exist_ok=True)

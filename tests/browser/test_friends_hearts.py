@@ -1,0 +1,76 @@
+"""Two friends in two browsers play Hearts with two bots, through the page, to the end."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.driver import choose_name, create_table, fill_with_bots, hand, play_to_end, sit, start
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_two_friends_share_a_link_and_play_hearts_to_the_end(site_server, new_page):
+    ann = new_page()
+    ann.goto(site_server.url + "/")
+    choose_name(ann, "Ann")
+    url = create_table(ann, "hearts", 4, {"Play to": "50"})
+    sit(ann)
+    invite = ann.get_by_label("Invite link").input_value()
+    assert invite == url
+    ann.get_by_role("button", name="Copy invite link").click()
+    expect(ann.locator("#toast")).to_contain_text("copied")
+
+    # Ben finds the table in the lobby, then opens the link Ann sent.
+    ben = new_page()
+    ben.goto(site_server.url + "/")
+    choose_name(ben, "Ben")
+    expect(ben.locator("#table-list")).to_contain_text("Hearts")
+    join = ben.locator("#table-list a", has_text="Join").first
+    assert join.get_attribute("href") in invite
+    ben.goto(invite)
+    sit(ben)
+    expect(ann.locator(".seat", has_text="Ben")).to_be_visible()
+    expect(ann.locator(".seat", has_text="Ben").locator(".dot.on")).to_be_visible()
+    # Only the host may add bots or start.
+    expect(ben.get_by_role("button", name="Add bot")).to_have_count(0)
+
+    fill_with_bots(ann, "random")
+    expect(ben.get_by_role("button", name="Start game")).to_have_count(0)
+    start(ann)
+
+    for page in (ann, ben):
+        expect(page.locator("#hand button.card")).to_have_count(13)
+        names = hand(page)
+        assert all(re.fullmatch(r"(Ace|[2-9]|10|Jack|Queen|King) of (clubs|diamonds|hearts|spades)", n) for n in names)
+        # Opponents are card backs with counts, never faces.
+        expect(page.locator(".seat .backs")).to_have_count(3)
+    assert not set(hand(ann)) & set(hand(ben))
+
+    ann.get_by_label("Message").fill("good luck!")
+    ann.get_by_role("button", name="Send").click()
+    expect(ben.locator("#chat-log")).to_contain_text("good luck!")
+
+    shot = {}
+
+    def screenshot(page, moves):
+        if moves >= 16 and not shot and page is ann and page.locator(".trick .card").count() >= 2:
+            page.screenshot(path=str(ARTIFACTS / "hearts.png"))
+            shot["done"] = True
+
+    moves = play_to_end([ann, ben], seed=7, limit=420, on_move=screenshot)
+    assert moves > 26  # at least two deals' worth of human cards
+
+    for page in (ann, ben):
+        dialog = page.get_by_role("dialog")
+        expect(dialog).to_be_visible()
+        expect(dialog.locator("tr")).to_have_count(5)  # a header and four seats
+        scores = [int(t) for t in dialog.locator("td.num").all_inner_texts()]
+        assert max(scores) >= 50
+        assert page.errors == []
+    expect(ann.get_by_role("dialog").get_by_role("button", name="Rematch")).to_be_visible()
+    expect(ben.get_by_role("dialog").get_by_role("button", name="Rematch")).to_have_count(0)
+    ann.screenshot(path=str(ARTIFACTS / "hearts-result.png"))

@@ -1,0 +1,50 @@
+"""One full game of each other game through the page, one person against bots."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.driver import choose_name, create_table, fill_with_bots, play_to_end, sit, start
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+GAMES = {
+    # game: (players, options by label, what the felt must show mid-play)
+    "agram": (4, {"Play to": "1"}, ".trick"),
+    "ninety_eight": (4, {"Lives": "1"}, ".big-number"),
+    "stealing_bundles": (3, {}, ".bundle"),
+    "cribbage": (2, {"Play to": "61"}, ".board"),
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_whole_game_against_bots(site_server, new_page, game):
+    players, options, marker = GAMES[game]
+    page = new_page()
+    page.goto(site_server.url + "/")
+    choose_name(page, "Ann")
+    create_table(page, game, players, options)
+    sit(page)
+    fill_with_bots(page, "random")
+    start(page)
+    expect(page.locator(marker).first).to_be_visible()
+
+    shot = {}
+
+    def screenshot(page, moves):
+        if moves >= 3 and not shot and page.locator("body[data-my-turn=yes]").count():
+            page.screenshot(path=str(ARTIFACTS / f"{game}.png"))
+            shot["done"] = True
+
+    play_to_end([page], seed=3, limit=300, on_move=screenshot)
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("tr")).to_have_count(players + 1)
+    assert page.errors == []
+
+    # The host starts a rematch at the same table.
+    dialog.get_by_role("button", name="Rematch").click()
+    expect(page.locator("body")).to_have_attribute("data-status", "playing")
+    expect(dialog).to_be_hidden()

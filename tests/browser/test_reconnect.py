@@ -1,0 +1,55 @@
+"""A dropped connection shows a banner and recovers by itself; a reload keeps seat and hand."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.driver import choose_name, create_table, fill_with_bots, hand, sit, start
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_page_recovers_from_a_killed_socket_and_a_killed_server(own_server, new_page):
+    page = new_page()
+    page.goto(own_server.url + "/")
+    choose_name(page, "Ann")
+    # Hearts begins with a pass that waits for us, so the table stands still.
+    url = create_table(page, "hearts", 4)
+    sit(page)
+    fill_with_bots(page, "random")
+    start(page)
+    expect(page.get_by_role("button", name="Pass cards")).to_be_visible()
+    before = hand(page)
+    assert len(before) == 13
+    banner = page.get_by_role("alert").filter(has_text="Connection lost")
+
+    # The socket dies under the page: it says so, then reconnects and resyncs.
+    page.evaluate("window.cardtable.client.ws.close()")
+    expect(page.locator("body")).to_have_attribute("data-connection", "open")
+    expect(page.locator("#conn")).to_have_text("Connected")
+    assert hand(page) == before
+
+    # The whole server dies: the banner stays up until a new server answers.
+    own_server.kill()
+    expect(banner).to_be_visible()
+    expect(page.locator("body")).to_have_attribute("data-connection", "lost")
+    own_server.start()
+    expect(banner).to_be_hidden(timeout=30_000)
+    assert hand(page) == before
+
+    # And the game goes on: choose three cards and pass them.
+    for card in before[:3]:
+        page.get_by_role("button", name=card, exact=True).click(position={"x": 8, "y": 34})
+    page.get_by_role("button", name="Pass cards").click()
+    expect(page.locator("#hand button.card")).to_have_count(13)
+    expect(page.get_by_role("button", name="Pass cards")).to_have_count(0)
+    after_pass = hand(page)
+
+    # A reload returns the player to the same seat and hand.
+    page.reload()
+    expect(page.locator(".seat.mine")).to_contain_text("Ann")
+    expect(page.locator("#hand button.card")).to_have_count(len(after_pass))
+    assert page.url == url
+    assert hand(page) == after_pass
+    assert page.errors == []
