@@ -280,6 +280,10 @@ class MoveInline(admin.TabularInline):
         """Rows come from play, not from this form."""
         return False
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[MoveRecord]:
+        """Read each move's game in the same query (``shown_move`` asks whether it ended)."""
+        return super().get_queryset(request).select_related("match")
+
     @admin.display(description="move")
     def shown_move(self, record: MoveRecord) -> str:
         """The move, unless its game still runs."""

@@ -23,7 +23,7 @@ function node(tag, attrs = {}, ...children) {
 
 function cardChip(card) {
   const red = card[1] === "H" || card[1] === "D";
-  return node("span", { class: red ? "card red" : "card", "aria-label": cardName(card), role: "img" }, cardShort(card));
+  return node("span", { class: red ? "rp-card rp-red" : "rp-card", "aria-label": cardName(card), role: "img" }, cardShort(card));
 }
 
 /** Draw any JSON value of a view: cards as cards, lists and objects in plain words. */
@@ -32,7 +32,7 @@ function show(value) {
   if (typeof value === "string") return CARD.test(value) ? cardChip(value) : value;
   if (Array.isArray(value)) {
     if (value.length === 0) return "none";
-    const list = node("span", { class: "cards" });
+    const list = node("span", { class: "rp-cards" });
     value.forEach((item, i) => {
       if (i && !(typeof item === "string" && CARD.test(item))) list.append(", ");
       list.append(show(item));
@@ -58,7 +58,7 @@ function seatName(index) {
 function moveText(frame) {
   if (frame.seat === null) return "The deal, before any move.";
   const move = node("span", {}, `${seatName(frame.seat)} `, show(frame.move));
-  if (frame.by && frame.by !== "human") move.append(` (${frame.by.replace("_", "-")})`);
+  if (frame.by === "stand_in" || frame.by === "admin") move.append(` (${frame.by.replace("_", "-")})`);
   return move;
 }
 
@@ -69,22 +69,22 @@ function render() {
   label.textContent = `move ${step} of ${last}, deal ${frame.deal} of ${data.deals.length}`;
   dealSelect.value = String(frame.deal);
   frameBox.replaceChildren();
-  frameBox.append(node("p", { class: "move" }, moveText(frame)));
-  const seats = node("div", { class: "seats" });
+  frameBox.append(node("p", { class: "rp-move" }, moveText(frame)));
+  const seats = node("div", { class: "rp-seats" });
   frame.hands.forEach((hand, index) => {
-    const classes = ["seat-box"];
-    if (frame.to_act.includes(index)) classes.push("acting");
-    if (frame.seat === index) classes.push("mover");
+    const classes = ["rp-seat"];
+    if (frame.to_act.includes(index)) classes.push("rp-acting");
+    if (frame.seat === index) classes.push("rp-mover");
     const score = frame.view.scores ? frame.view.scores[index] : "";
     const box = node("section", { class: classes.join(" "), "aria-label": seatName(index) });
     box.append(node("h3", {}, seatName(index)), node("p", {}, `score ${score}, ${hand.length} card${hand.length === 1 ? "" : "s"}`));
-    const cards = node("ul", { class: "cards" });
+    const cards = node("ul", { class: "rp-cards" });
     for (const card of hand) cards.append(node("li", {}, cardChip(card)));
     box.append(cards);
     seats.append(box);
   });
   frameBox.append(seats);
-  const table = node("dl", { class: "public" });
+  const table = node("dl", { class: "rp-public" });
   for (const [key, value] of Object.entries(frame.view)) {
     if (["hand_counts", "scores", "last"].includes(key)) continue;
     table.append(node("dt", {}, key.replaceAll("_", " ")), node("dd", {}, show(value)));
