@@ -306,10 +306,11 @@ class Conn:
     ) -> Conn:
         """Connect to a table's websocket as this player (or as a cookieless spectator)."""
         headers = {"Cookie": player.cookie_header()} if player else {}
+        # origin "" sends no Origin header at all (as a non-browser client may).
         http_origin = origin if origin is not None else ws_base.replace("ws://", "http://", 1)
         ws = await connect(
             ws_base + table_ws,
-            origin=http_origin,  # type: ignore[arg-type]
+            origin=http_origin or None,  # type: ignore[arg-type]
             additional_headers=headers,
             compression=None,
             open_timeout=20,
