@@ -303,7 +303,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=20.0, help="seconds measured per rate")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before each window")
     parser.add_argument("--p99-limit", type=float, default=50.0, help="the latency target, ms")
-    parser.add_argument("--setup-concurrency", type=int, default=10)
+    parser.add_argument("--setup-concurrency", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="for the server this starts")
     parser.add_argument(

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -391,18 +392,31 @@ async def seat_table(
     players = [Player(server_base) for _ in range(seats)]
     await asyncio.gather(*(asyncio.to_thread(p.login, f"{prefix}{i}") for i, p in enumerate(players)))
     table = await asyncio.to_thread(players[0].create_table, game, seats)
-    conns = [await Conn.open(ws_base, table["ws"], p) for p in players]
+    conns = [await _open_retrying(ws_base, table["ws"], p) for p in players]
     for conn in conns:
-        await conn.wait_for(lambda m: m.get("type") == "state")
+        await conn.wait_for(lambda m: m.get("type") == "state", 30)
     for i, conn in enumerate(conns):
-        await conn.request({"type": "sit", "seat": i}, lambda m, i=i: _seated(m, i) or is_error(m))
+        await conn.request({"type": "sit", "seat": i}, lambda m, i=i: _seated(m, i) or is_error(m), 30)
         assert _seated(conn.state or {}, i), conn.messages[-1]
     started = await conns[0].request(
         {"type": "start"},
         lambda m: (m.get("type") == "state" and m["table"]["status"] == "playing") or is_error(m),
+        30,
     )
     assert started.get("type") == "state", started
     return table, players, conns
+
+
+async def _open_retrying(ws_base: str, path: str, player: Player, tries: int = 3) -> Conn:
+    """Open a websocket; a busy server may drop a handshake (Daphne's connect timeout), so try again."""
+    for attempt in range(tries):
+        try:
+            return await Conn.open(ws_base, path, player)
+        except (OSError, InvalidMessage, TimeoutError):
+            if attempt == tries - 1:
+                raise
+            await asyncio.sleep(0.5 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 def _seated(msg: dict, seat: int) -> bool:
