@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -27,13 +28,12 @@ def play_one(
     events: list[dict] = [game.deal_event(state)]
     moves = 0
     while not game.is_over(state):
-        for seat in game.to_act(state):
-            move = bots[seat].choose(state, seat)
-            events.append({"seat": seat, "move": move})
-            events.extend(game.apply(state, seat, move))
-            moves += 1
-            if game.is_over(state):
-                break
+        # In a simultaneous phase the seats still to act move lowest first.
+        seat = game.to_act(state)[0]
+        move = bots[seat].choose(state, seat)
+        events.append({"seat": seat, "move": move})
+        events.extend(game.apply(state, seat, move))
+        moves += 1
     return {
         "game": game.info.id,
         "players": count,
@@ -45,37 +45,59 @@ def play_one(
     }
 
 
-def simulate(args: argparse.Namespace, out: TextIO) -> int:
-    """Run ``args.games`` games, print the summary, write the log if asked."""
-    game = get_game(args.game)
-    options = json.loads(args.options) if args.options else None
-    levels = args.bots.split(",") if args.bots else ["random"]
+def parse_options(text: str | None) -> dict | None:
+    """Return ``--options`` as a dict (``None`` when not given); raise ``GameError`` if not a JSON object."""
+    if text is None:
+        return None
+    try:
+        options = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise GameError(f"--options is not valid JSON ({error}): {text!r}") from None
+    if not isinstance(options, dict):
+        raise GameError(
+            f'--options must be a JSON object such as \'{{"preset": "cardstock"}}\', not {text!r}'
+        )
+    return options
+
+
+def parse_levels(text: str | None, players: int) -> list[str]:
+    """Return one bot level per seat from ``--bots`` (one level for all, or one per seat)."""
+    levels = [level.strip() for level in text.split(",")] if text else ["random"]
     for level in levels:
         if level not in LEVELS:
             raise GameError(f"there is no bot level {level!r} (known: {', '.join(LEVELS)})")
-    log = open(args.log, "w", encoding="utf-8") if args.log else None
-    wins: list[int] = []
+    if len(levels) == 1:
+        return levels * players
+    if len(levels) != players:
+        raise GameError(f"--bots names {len(levels)} levels for {players} seats: give one, or one per seat")
+    return levels
+
+
+def simulate(args: argparse.Namespace, out: TextIO) -> int:
+    """Run ``args.games`` games, print the summary, write the log if asked."""
+    game = get_game(args.game)
+    options = parse_options(args.options)
+    # Check every input before the log file is opened: bad input changes nothing.
+    players = game.new(args.players, options, args.seed).players
+    levels = parse_levels(args.bots, players)
+    wins = [0] * players
     total_moves = 0
     started = time.perf_counter()
-    try:
+    with contextlib.ExitStack() as stack:
+        log = stack.enter_context(open(args.log, "w", encoding="utf-8")) if args.log else None
         for i in range(args.games):
             record = play_one(game, args.players, options, args.seed + i, levels)
             total_moves += record.pop("moves")
-            if not wins:
-                wins = [0] * record["players"]
             for seat in record["result"]["winners"]:
                 wins[seat] += 1
             if log:
                 log.write(json.dumps(record, separators=(",", ":")) + "\n")
-    finally:
-        if log:
-            log.close()
     seconds = time.perf_counter() - started
     print(f"game: {game.info.id}", file=out)
     print(f"games: {args.games}", file=out)
     print(f"seconds: {seconds:.3f}", file=out)
     print(f"games per second: {args.games / seconds:.1f}", file=out)
-    print(f"moves per game: {total_moves / max(args.games, 1):.1f}", file=out)
+    print(f"moves per game: {total_moves / args.games:.1f}", file=out)
     print("wins per seat: " + " ".join(f"{seat}:{w}" for seat, w in enumerate(wins)), file=out)
     return 0
 
@@ -97,8 +119,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games must be at least 1")
     try:
         return simulate(args, sys.stdout)
-    except (GameError, json.JSONDecodeError) as error:
+    except GameError as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"error: cannot write the log: {error}", file=sys.stderr)
         return 2
 
 
