@@ -73,7 +73,7 @@ def walk(match: Match) -> Iterator[tuple[MoveRecord | None, Any, bool]]:
         raise ReplayError("replay_failed", "the replayed game ends with another result than was recorded")
 
 
-_CACHE: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
+_CACHE: OrderedDict[tuple[int, str, int, int], dict[str, Any]] = OrderedDict()
 _CACHE_SIZE = 16
 
 
@@ -87,7 +87,7 @@ def replay_json(match: Match) -> dict[str, Any]:
     every seat's hand, each from the game's own ``view``.
     """
     require_finished(match)
-    key = (match.pk, match.moves.count())
+    key = (match.pk, match.table_id, match.number, match.moves.count())
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
