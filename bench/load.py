@@ -287,6 +287,60 @@ async def run(args: argparse.Namespace) -> None:
             await conn.close()
 
 
+def count_queries(game_id: str, moves: int = 40) -> None:
+    """Print the SQL queries one move costs: the move itself, and the state built for each seat.
+
+    Runs in this process against a throwaway SQLite file, through the same service
+    and state functions the consumer calls; no server is started.
+    """
+    import tempfile
+
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="cardtable.settings",
+        DEBUG="1",
+        SQLITE_PATH=tempfile.mkstemp(suffix=".sqlite3")[1],
+    )
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("REDIS_URL", None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from cardtable.tables import services
+    from cardtable.tables.models import Player as PlayerRow
+    from cardtable.tables.state import state_message
+    from games import get_game
+
+    call_command("migrate", verbosity=0)
+    seats = get_game(game_id).info.default_players
+    rows = [PlayerRow.objects.create(name=f"q{i}") for i in range(seats)]
+    table = services.create_table(rows[0], game_id, seats, None)
+    for i, row in enumerate(rows):
+        services.sit(table.pk, row, i)
+    services.start(table.pk, rows[0])
+    rng = random.Random(1)
+    move_queries, state_queries = [], []
+    for _ in range(moves):
+        message = state_message(table.pk, rows[0].pk)
+        seat = rng.choice(message["to_act"])
+        legal = state_message(table.pk, rows[seat].pk)["legal_moves"]
+        with CaptureQueriesContext(connection) as applied:
+            services.apply_move(table.pk, rng.choice(legal), message["version"], player=rows[seat])
+        move_queries.append(len(applied))
+        with CaptureQueriesContext(connection) as built:
+            state_message(table.pk, rows[seat].pk)
+        state_queries.append(len(built))
+    per_move = statistics.fmean(move_queries) + seats * statistics.fmean(state_queries)
+    print(f"{game_id}, {seats} seats, {moves} moves:")
+    print(f"  queries to apply a move:        {statistics.fmean(move_queries):.1f}")
+    print(f"  queries to build a seat's state: {statistics.fmean(state_queries):.1f}")
+    print(f"  queries per move, all seats told: {per_move:.1f}")
+    Path(os.environ["SQLITE_PATH"]).unlink(missing_ok=True)
+
+
 def main() -> None:
     """Parse arguments, start a server unless --url is given, run the load."""
     parser = argparse.ArgumentParser(
@@ -311,7 +365,13 @@ def main() -> None:
         default="postgres://postgres@127.0.0.1:5432/postgres",
         help="admin URL; a fresh database is created beside it ('sqlite' for a SQLite file instead)",
     )
+    parser.add_argument(
+        "--count-queries", action="store_true", help="only print the SQL queries a move costs, in-process"
+    )
     args = parser.parse_args()
+    if args.count_queries:
+        count_queries(args.game)
+        return
     args.rates = [float(r) for r in args.rates.split(",")]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
