@@ -113,7 +113,10 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 reads with a 5 s socket timeout by default, the same as
+                # channels_redis' blocking pop: an idle websocket would die with a
+                # TimeoutError. Give reads more room than the pop's 5 s.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "cardtable"),
             },
         }
