@@ -18,7 +18,7 @@ from cardtable.tables.models import Match, Table
 from games import GAMES, get_game
 
 # Completed games summarized per dashboard load, so a backlog never stalls the page.
-SUMMARIES_PER_LOAD = 200
+SUMMARIES_PER_LOAD = 50
 STATUS = {"not_found": 404, "game_in_progress": 403, "replay_failed": 409}
 
 
