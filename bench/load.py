@@ -341,6 +341,35 @@ def count_queries(game_id: str, moves: int = 40) -> None:
     Path(os.environ["SQLITE_PATH"]).unlink(missing_ok=True)
 
 
+PARALLEL_DB_SHIM = """
+# Written by bench/load.py --parallel-db: an experiment, not the project's code.
+# Channels runs every database_sync_to_async call on one thread (thread_sensitive),
+# so a process issues one query at a time. Here they run on a pool of threads,
+# each with its own database connection, to measure what that one thread costs.
+import channels.db as _db
+
+_init = _db.DatabaseSyncToAsync.__init__
+
+
+def _pooled(self, func, thread_sensitive=True, executor=None, **kwargs):
+    _init(self, func, thread_sensitive=False, executor=executor, **kwargs)
+
+
+_db.DatabaseSyncToAsync.__init__ = _pooled
+"""
+
+
+def _parallel_db_shim(stack: contextlib.ExitStack) -> str:
+    """A folder holding a sitecustomize.py that applies PARALLEL_DB_SHIM at interpreter start."""
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="cardtable-shim-")
+    stack.callback(shutil.rmtree, folder, True)
+    Path(folder, "sitecustomize.py").write_text(PARALLEL_DB_SHIM)
+    return os.pathsep.join([folder, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+
+
 def main() -> None:
     """Parse arguments, start a server unless --url is given, run the load."""
     parser = argparse.ArgumentParser(
@@ -368,6 +397,18 @@ def main() -> None:
     parser.add_argument(
         "--count-queries", action="store_true", help="only print the SQL queries a move costs, in-process"
     )
+    parser.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting for the server this starts (repeatable), e.g. CONNECTION_HEARTBEAT=60",
+    )
+    parser.add_argument(
+        "--parallel-db",
+        action="store_true",
+        help="experiment: run the server's database calls on a thread pool instead of Channels' one thread",
+    )
     args = parser.parse_args()
     if args.count_queries:
         count_queries(args.game)
@@ -393,6 +434,9 @@ def main() -> None:
             stack.callback(lambda: Path(env["SQLITE_PATH"]).unlink(missing_ok=True))
         else:
             env["DATABASE_URL"] = stack.enter_context(Postgres(args.postgres_url))
+        env.update(item.split("=", 1) for item in args.server_env)
+        if args.parallel_db:
+            env["PYTHONPATH"] = _parallel_db_shim(stack)
         server = DaphneServer(env)
         server.migrate()
         server.start()

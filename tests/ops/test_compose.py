@@ -137,3 +137,25 @@ def test_dockerfile_installs_the_declared_dependencies_and_copies_what_exists() 
     assert "migrate --noinput" in text
     assert "collectstatic --noinput" in text
     assert re.search(r"^USER (?!root)\S+", text, flags=re.MULTILINE), "the image must not run as root"
+
+
+@pytest.mark.slow
+def test_web_health_check_passes_on_a_live_server_and_fails_without_one(tmp_path: Path) -> None:
+    """The compose health check against a real Daphne: healthy while it serves, unhealthy once gone."""
+    from tests.ops.harness import DaphneServer
+
+    server = DaphneServer({"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "ALLOWED_HOSTS": "cards.example.com"})
+    script = _services()["web"]["healthcheck"]["test"][-1].replace("8000", str(server.port))
+    env = {"PATH": os.environ.get("PATH", ""), "ALLOWED_HOSTS": "cards.example.com"}
+
+    def check() -> int:
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, timeout=30)
+        return done.returncode
+
+    server.migrate()
+    server.start()
+    try:
+        assert check() == 0
+    finally:
+        server.kill()
+    assert check() != 0
