@@ -34,9 +34,9 @@ CARDS = frozenset(CARD_NAMES)
 REFUSAL_CODES = {"illegal_move", "not_your_turn", "game_not_running"}
 VIEW_KEYS = {"phase", "turn", "hand_counts", "scores", "last", "dealer"}
 
-# Few examples per (game, players) case: each plays whole games, and the cases multiply.
+# Few examples per (game, players, options) case: each plays whole games, and the cases multiply.
 PROPERTY = settings(
-    max_examples=4,
+    max_examples=2,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -51,7 +51,9 @@ def option_sets(game: Game) -> list[dict[str, Any]]:
     sets.append({name: opt.choices[-1] for name, opt in options.items()})
     unique: dict[str, dict[str, Any]] = {}
     for options_set in sets:
-        key = json.dumps(game.info.resolve_options(options_set), sort_keys=True)
+        resolved = game.info.resolve_options(options_set)
+        del resolved["preset"]  # the same values under another name add no coverage
+        key = json.dumps(resolved, sort_keys=True)
         unique.setdefault(key, options_set)
     return list(unique.values())
 
@@ -141,22 +143,17 @@ def check_places(places: Places, deck: frozenset[str], label: str) -> None:
 
 
 def walk_cases() -> Iterator[Any]:
-    """Yield a pytest param per game and player count."""
+    """Yield a pytest param per game, player count and option set."""
     for game_id, players in CASES:
-        yield pytest.param(game_id, players, id=f"{game_id}-{players}")
+        for options in option_sets(GAMES[game_id]):
+            name = "-".join(f"{k}={v}" for k, v in options.items()) or "defaults"
+            yield pytest.param(game_id, players, options, id=f"{game_id}-{players}-{name}")
 
 
-def draw_options(data: st.DataObject, game_id: str) -> dict[str, Any]:
-    """Draw one of the game's option sets."""
-    return data.draw(st.sampled_from(option_sets(GAMES[game_id])), label="options")
-
-
-def new_walk(data: st.DataObject, game_id: str, players: int) -> Walk:
-    """Draw options and seeds, and start a game."""
-    options = draw_options(data, game_id)
-    return Walk(
-        game_id, players, options, data.draw(SEEDS, label="seed"), data.draw(SEEDS, label="move_seed")
-    )
+def new_walk(data: st.DataObject, game_id: str, players: int, options: dict[str, Any]) -> Walk:
+    """Draw the seeds and start a game."""
+    seed = data.draw(SEEDS, label="seed")
+    return Walk(game_id, players, options, seed, data.draw(SEEDS, label="move_seed"))
 
 
 def test_every_game_has_an_adapter() -> None:
@@ -273,13 +270,13 @@ def check_result(walk: Walk) -> None:
     assert winners == [s for s, score in enumerate(scores) if score == best], f"{walk.label}: {result}"
 
 
-@pytest.mark.parametrize(("game_id", "players"), walk_cases())
+@pytest.mark.parametrize(("game_id", "players", "options"), walk_cases())
 @PROPERTY
 @given(data=st.data())
 def test_every_step_keeps_the_cards_the_turns_and_the_views(
-    game_id: str, players: int, data: st.DataObject
+    game_id: str, players: int, options: dict[str, Any], data: st.DataObject
 ) -> None:
-    walk = new_walk(data, game_id, players)
+    walk = new_walk(data, game_id, players, options)
     game = walk.game
     assert walk.state.players == players and walk.state.options == walk.options
     assert game.result(walk.state) is None
@@ -321,11 +318,13 @@ def test_every_step_keeps_the_cards_the_turns_and_the_views(
 # JSON, determinism, clones
 
 
-@pytest.mark.parametrize(("game_id", "players"), walk_cases())
+@pytest.mark.parametrize(("game_id", "players", "options"), walk_cases())
 @PROPERTY
 @given(data=st.data())
-def test_json_round_trip_continues_identically(game_id: str, players: int, data: st.DataObject) -> None:
-    walk = new_walk(data, game_id, players)
+def test_json_round_trip_continues_identically(
+    game_id: str, players: int, options: dict[str, Any], data: st.DataObject
+) -> None:
+    walk = new_walk(data, game_id, players, options)
     game = walk.game
     walk.play_to(data.draw(st.integers(0, 400), label="moves before the round trip"))
     text = snapshot(game, walk.state)
@@ -345,11 +344,13 @@ def test_json_round_trip_continues_identically(game_id: str, players: int, data:
     assert game.is_over(copy) and game.result(copy) == game.result(walk.state)
 
 
-@pytest.mark.parametrize(("game_id", "players"), walk_cases())
+@pytest.mark.parametrize(("game_id", "players", "options"), walk_cases())
 @PROPERTY
 @given(data=st.data())
-def test_the_same_seed_and_moves_give_the_same_game(game_id: str, players: int, data: st.DataObject) -> None:
-    walk = new_walk(data, game_id, players)
+def test_the_same_seed_and_moves_give_the_same_game(
+    game_id: str, players: int, options: dict[str, Any], data: st.DataObject
+) -> None:
+    walk = new_walk(data, game_id, players, options)
     game = walk.game
     again = game.new(players, walk.options, walk.state.seed)
     assert snapshot(game, again) == snapshot(game, walk.state)
@@ -360,11 +361,13 @@ def test_the_same_seed_and_moves_give_the_same_game(game_id: str, players: int, 
     assert game.result(again) == game.result(walk.state)
 
 
-@pytest.mark.parametrize(("game_id", "players"), walk_cases())
+@pytest.mark.parametrize(("game_id", "players", "options"), walk_cases())
 @PROPERTY
 @given(data=st.data())
-def test_clone_is_independent(game_id: str, players: int, data: st.DataObject) -> None:
-    walk = new_walk(data, game_id, players)
+def test_clone_is_independent(
+    game_id: str, players: int, options: dict[str, Any], data: st.DataObject
+) -> None:
+    walk = new_walk(data, game_id, players, options)
     game = walk.game
     walk.play_to(data.draw(st.integers(0, 300), label="moves before the clone"))
     original = snapshot(game, walk.state)
@@ -441,13 +444,13 @@ def check_refused(walk: Walk, seat: Any, move: Any) -> None:
     )
 
 
-@pytest.mark.parametrize(("game_id", "players"), walk_cases())
+@pytest.mark.parametrize(("game_id", "players", "options"), walk_cases())
 @PROPERTY
 @given(data=st.data())
 def test_illegal_moves_are_refused_and_change_nothing(
-    game_id: str, players: int, data: st.DataObject
+    game_id: str, players: int, options: dict[str, Any], data: st.DataObject
 ) -> None:
-    walk = new_walk(data, game_id, players)
+    walk = new_walk(data, game_id, players, options)
     game = walk.game
     stops = sorted(data.draw(st.lists(st.integers(0, 300), min_size=1, max_size=3), label="stops"))
     for stop in stops:
@@ -471,11 +474,13 @@ def test_illegal_moves_are_refused_and_change_nothing(
 # Determinize
 
 
-@pytest.mark.parametrize(("game_id", "players"), walk_cases())
+@pytest.mark.parametrize(("game_id", "players", "options"), walk_cases())
 @PROPERTY
 @given(data=st.data())
-def test_determinize_keeps_what_the_seat_knows(game_id: str, players: int, data: st.DataObject) -> None:
-    walk = new_walk(data, game_id, players)
+def test_determinize_keeps_what_the_seat_knows(
+    game_id: str, players: int, options: dict[str, Any], data: st.DataObject
+) -> None:
+    walk = new_walk(data, game_id, players, options)
     game = walk.game
     stops = sorted(data.draw(st.lists(st.integers(0, 300), min_size=1, max_size=3), label="stops"))
     rng = random.Random(stops[0])
