@@ -220,3 +220,16 @@ async def test_no_move_after_the_game_ended() -> None:
         table.pk,
     )
     assert final["to_act"] == [] and final["legal_moves"] == [] and final["view"]["result"]["winners"]
+
+
+async def test_an_unknown_table_and_a_foreign_origin_are_refused() -> None:
+    ghost = Client("no-such-table")
+    connected, _ = await ghost.comm.connect(timeout=10)
+    assert connected
+    error = await ghost.receive()
+    assert error["type"] == "error" and error["code"] == "not_found"
+    assert (await ghost.comm.receive_output(timeout=5))["type"] == "websocket.close"
+    table, people = await sync_to_async(playing_table)()
+    foreign = Client(table.pk, people[0][1], origin=b"http://evil.example")
+    connected, _ = await foreign.comm.connect(timeout=10)
+    assert not connected
