@@ -508,3 +508,26 @@ def test_determinize_keeps_what_the_seat_knows(
             assert snapshot(game, walk.state) == before, (
                 f"{where}: playing the determinized state changed the state"
             )
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_determinize_deals_the_unseen_cards_anew(game_id: str, players: int) -> None:
+    # A determinization that copied the true hands would let a search bot cheat.
+    walk = Walk(game_id, players, {}, seed=21, move_seed=21)
+    rng = random.Random(5)
+    for moves in (0, players):
+        walk.play_to(moves)
+        places = walk.places()
+        for seat in range(players):
+            phase = walk.game.view(walk.state, seat)["phase"]
+            assert phase != "over"
+            hidden = hidden_places(places, seat, phase)
+            truth = {name: sorted(places[name]) for name in hidden}
+            assert sum(len(cards) for cards in truth.values()) > 1, "nothing hidden to deal anew"
+            guesses = []
+            for _ in range(4):
+                det = walk.places(walk.game.determinize(walk.state, seat, rng))
+                guesses.append({name: sorted(det.get(name, [])) for name in hidden})
+            assert any(guess != truth for guess in guesses), (
+                f"{walk.label}: seat {seat} sees the hidden cards"
+            )
