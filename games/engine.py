@@ -173,8 +173,9 @@ class Game:
         """Raise the error that explains why ``seat`` may not make ``move`` now."""
         if self.is_over(state):
             raise GameOverError("the game is over")
-        if seat not in self.to_act(state):
-            raise NotYourTurnError(f"it is not seat {seat}'s turn")
+        # ``True in [1]`` holds in Python: only a real int names a seat.
+        if type(seat) is not int or seat not in self.to_act(state):
+            raise NotYourTurnError(f"it is not seat {seat!r}'s turn")
         if not isinstance(move, dict) or len(move) != 1:
             raise IllegalMoveError('a move is a JSON object with one key, such as {"play": "QS"}')
         if move not in self.legal_moves(state, seat):

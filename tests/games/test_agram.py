@@ -191,6 +191,10 @@ def test_a_card_not_in_hand_or_a_malformed_move_is_refused() -> None:
         assert GAME.to_json(state) == before
     with pytest.raises(NotYourTurnError):
         GAME.apply(state, 1, {"play": "AH"})
+    # Only an int is a seat, though False == 0 in Python.
+    for seat in (False, 0.0, "0", None, -2):
+        with pytest.raises(NotYourTurnError):
+            GAME.apply(state, seat, {"play": "9C"})  # type: ignore[arg-type]
     assert GAME.to_json(state) == before
 
 
