@@ -122,7 +122,7 @@ class GameInfo:
             raise OptionsError("options must be a JSON object")
         given = dict(given or {})
         preset = given.pop("preset", "standard")
-        if preset != "standard" and preset not in self.presets:
+        if not isinstance(preset, str) or (preset != "standard" and preset not in self.presets):
             known = ", ".join(["standard", *self.presets])
             raise OptionsError(f"{self.name} has no preset {preset!r} (known: {known})")
         resolved = {name: opt.default for name, opt in self.options.items()}
