@@ -28,7 +28,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from games.bots.search import Policy, Reward, SearchBot, SearchConfig, relative_reward, winner_reward
+from games.bots.search import (
+    Policy,
+    Reward,
+    SearchBot,
+    SearchConfig,
+    own_reward,
+    relative_reward,
+    winner_reward,
+)
 from games.engine import Game, GameError, Move
 
 Opening = Callable[[Game, Any, int, random.Random], Move | None]
@@ -62,7 +70,7 @@ SETTINGS: dict[str, GameSettings] = {
     ),
     "ninety_eight": GameSettings(
         easy="easy_ninety_eight",
-        reward=relative_reward(1.0, 1.0),
+        reward=own_reward(1.0, 1.0),
         budgets={"normal": (150, 0.25), "hard": (600, 1.0)},
     ),
     "stealing_bundles": GameSettings(

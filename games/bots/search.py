@@ -59,6 +59,21 @@ def relative_reward(sign: float, scale: float) -> Reward:
     return reward
 
 
+def own_reward(sign: float, scale: float) -> Reward:
+    """Reward each seat by its own score change alone, mapped into [0, 1].
+
+    For games where a seat's loss is its own affair (Ninety-Eight: a bust costs
+    only the one who busts), so a seat does not risk itself to sink another.
+    """
+
+    def reward(before: Sequence[float], after: Sequence[float]) -> list[float]:
+        return [
+            min(1.0, max(0.0, 0.5 + sign * (a - b) / (2 * scale))) for a, b in zip(after, before, strict=True)
+        ]
+
+    return reward
+
+
 def winner_reward(before: Sequence[float], after: Sequence[float]) -> list[float]:
     """Reward 1 to every seat with the best final score (ties share), with a small margin term."""
     best = max(after)
@@ -79,7 +94,12 @@ class SearchConfig:
     """How a search bot thinks: its budget and how it plays out and scores a deal.
 
     ``playouts`` is the budget (deterministic); ``max_seconds`` caps the wall
-    time. ``tree_depth`` limits how many moves deep the tree grows (1 is flat
+    time. ``mode`` is ``"pimc"`` (every move of the seat tried in every sampled
+    deal, so moves are compared on the same cards) or ``"ismcts"`` (one tree
+    over all sampled deals). In ``pimc`` the search keeps the policy's own move
+    unless another beats it by ``confidence`` standard errors of the paired
+    difference: the search improves on the easy player rather than chasing
+    noise. ``tree_depth`` (``ismcts``) limits how many moves deep the tree grows (1 is flat
     Monte Carlo over the bot's own moves). ``policy_rate`` is the share of
     playout moves taken from ``policy`` rather than uniformly at random.
     ``stop_at_deal``: a playout ends when a new deal is dealt and the deal's
@@ -88,6 +108,8 @@ class SearchConfig:
 
     playouts: int = 200
     max_seconds: float = 0.25
+    mode: str = "pimc"
+    confidence: float = 1.0
     exploration: float = 0.7
     tree_depth: int = 64
     policy: Policy | None = None
@@ -127,6 +149,18 @@ def _scores(game: Game, state: Any) -> list[float]:
     return list(game.view(state, None)["scores"])
 
 
+def _margin(values: list[float]) -> float:
+    """Return the mean of ``values`` in standard errors (inf when they never vary but are positive)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return math.inf if mean > 0 else 0.0
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    if var == 0:
+        return math.inf if mean > 0 else 0.0
+    return mean / math.sqrt(var / n)
+
+
 class SearchBot:
     """A seat played by IS-MCTS over determinized deals; deterministic for a seed and budget."""
 
@@ -145,6 +179,10 @@ class SearchBot:
         if len(moves) == 1:
             return moves[0]
         before = _scores(game, state)
+        if config.mode == "pimc":
+            move = self._pimc(state, seat, moves, before, started)
+            stats.seconds = time.perf_counter() - started
+            return move
         root = _Node(seat)
         root_keys = {move_key(m): m for m in moves}
         deadline = started + config.max_seconds
@@ -159,6 +197,36 @@ class SearchBot:
             if key in root_keys and child.visits > best_visits:
                 best_key, best_visits = key, child.visits
         return root_keys[best_key] if best_key is not None else moves[0]
+
+    def _pimc(self, state: Any, seat: int, moves: list[Move], before: list[float], started: float) -> Move:
+        """Flat Monte Carlo over sampled deals, each move played out in each deal."""
+        game, config, rng, stats = self.game, self.config, self.rng, self.stats
+        anchor = config.policy(game, state, seat, rng) if config.policy is not None else moves[0]
+        anchor_index = next((i for i, m in enumerate(moves) if m == anchor), 0)
+        sums = [0.0] * len(moves)
+        diffs = [[] for _ in moves]  # per deal: reward minus the anchor move's
+        deadline = started + config.max_seconds
+        worlds = max(1, config.playouts // len(moves))
+        for _ in range(worlds):
+            world = game.determinize(state, seat, rng)
+            rewards = []
+            for move in moves:
+                trial = game.clone(world)
+                events = game.advance(trial, seat, move)
+                if not (game.is_over(trial) or (config.stop_at_deal and events and _is_new_deal(events))):
+                    self._playout(trial)
+                rewards.append(config.reward(before, _scores(game, trial))[seat])
+                stats.playouts += 1
+            base = rewards[anchor_index]
+            for i, value in enumerate(rewards):
+                sums[i] += value
+                diffs[i].append(value - base)
+            if time.perf_counter() > deadline:
+                break
+        best = max(range(len(moves)), key=lambda i: sums[i])
+        if best == anchor_index or _margin(diffs[best]) < config.confidence:
+            return moves[anchor_index]
+        return moves[best]
 
     def _iterate(self, state: Any, seat: int, root: _Node, before: list[float]) -> None:
         game, config, rng = self.game, self.config, self.rng

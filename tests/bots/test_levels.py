@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from games import GAMES
@@ -80,20 +82,31 @@ def test_search_is_deterministic_for_a_seed(game_id: str) -> None:
 
 def test_playout_budget_is_honoured() -> None:
     game = GAMES["agram"]
+    checked = 0
     for state, seat in random_states(game, 10, seed=31):
+        width = len(game.legal_moves(state, seat))
         bot = bot_levels.make("hard", game, 1, playouts=7, max_seconds=60.0)
         bot.choose(state, seat)
-        wide = len(game.legal_moves(state, seat)) > 1
-        assert bot.stats.playouts == (7 if wide else 0)
+        # PIMC plays every move in each sampled deal: whole deals within the budget.
+        assert bot.stats.playouts == (max(1, 7 // width) * width if width > 1 else 0)
+        tree = SearchBot(game, replace(bot.config, mode="ismcts"), 1)
+        tree.choose(state, seat)
+        assert tree.stats.playouts == (7 if width > 1 else 0)
+        checked += width > 1
+    assert checked >= 3
 
 
-def test_time_cap_stops_the_search_after_one_playout() -> None:
+def test_time_cap_stops_the_search_after_one_sampled_deal() -> None:
     game = GAMES["agram"]
     state = game.new(4, None, 2)
     seat = game.to_act(state)[0]
+    width = len(game.legal_moves(state, seat))
     bot = bot_levels.make("hard", game, 1, playouts=10**6, max_seconds=0.0)
     assert bot.choose(state, seat) in game.legal_moves(state, seat)
-    assert bot.stats.playouts == 1
+    assert bot.stats.playouts == width
+    tree = SearchBot(game, replace(bot.config, mode="ismcts"), 1)
+    assert tree.choose(state, seat) in game.legal_moves(state, seat)
+    assert tree.stats.playouts == 1
 
 
 def test_levels_are_search_bots_with_growing_budgets() -> None:
