@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from games import GAMES
 from games.cards import CARD_NAMES, sort_names
-from games.engine import Game, GameError
+from games.engine import Game, GameError, OptionsError
 from tests.games.adapters import ADAPTERS, Adapter, Places, hidden_places
 
 CASES = [
@@ -531,3 +531,37 @@ def test_determinize_deals_the_unseen_cards_anew(game_id: str, players: int) -> 
             assert any(guess != truth for guess in guesses), (
                 f"{walk.label}: seat {seat} sees the hidden cards"
             )
+
+
+# Options
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_info_and_bad_options(game_id: str) -> None:
+    game = GAMES[game_id]
+    info = game.info
+    assert info.id == game_id
+    assert info.min_players <= info.default_players <= info.max_players
+    assert "cardstock" in info.presets
+    for name, option in info.options.items():
+        assert option.default in option.choices, name
+    listed = info.to_json()
+    assert listed["options"]["preset"] == {"default": "standard", "choices": ["standard", "cardstock"]}
+    assert game.new(None, None, seed=1).players == info.default_players
+    bad: list[tuple[Any, Any]] = [
+        (info.min_players - 1, {}),
+        (info.max_players + 1, {}),
+        (str(info.default_players), {}),
+        (None, {"no_such_option": 1}),
+        (None, {"preset": "no_such_preset"}),
+        (None, {"preset": 1}),
+        (None, []),
+    ]
+    for name, option in info.options.items():
+        for value in ["nonsense", None, 10**6, [option.default], {"value": option.default}]:
+            if value not in option.choices:
+                bad.append((None, {name: value}))
+    for players, options in bad:
+        with pytest.raises(OptionsError) as caught:
+            game.new(players, options, seed=1)
+        assert caught.value.code == "bad_options" and str(caught.value), (players, options)
