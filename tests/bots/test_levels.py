@@ -120,3 +120,16 @@ def test_levels_are_search_bots_with_growing_budgets() -> None:
 def test_unknown_level_is_refused() -> None:
     with pytest.raises(GameError, match="no bot level"):
         make_bot("expert", GAMES["agram"], 0)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_sampled_deals_look_the_same_from_the_seat(game_id: str) -> None:
+    """What the search samples agrees with everything the seat sees: its view is unchanged."""
+    game = GAMES[game_id]
+    changed = 0
+    for i, (state, seat) in enumerate(random_states(game, 40, seed=37)):
+        world = other_deal(game, state, seat, seed=i)
+        assert game.view(world, seat) == game.view(state, seat)
+        assert game.legal_moves(world, seat) == game.legal_moves(state, seat)
+        changed += game.to_json(world) != game.to_json(state)
+    assert changed >= 20  # the hidden cards really were dealt again
