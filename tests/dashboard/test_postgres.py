@@ -1,0 +1,29 @@
+"""The dashboard's queries (minutes, days, JSON fields) on PostgreSQL too: this directory again in a child."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+
+import pytest
+
+from tests.browser.conftest import ROOT
+from tests.conftest import POSTGRES_URL
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_dashboard_suite_on_postgres() -> None:
+    env = {
+        **os.environ,
+        "DATABASE_URL": POSTGRES_URL,
+        "TEST_DATABASE_NAME": f"cardtable_dash_{secrets.token_hex(4)}",
+    }
+    command = [sys.executable, "-m", "pytest", "tests/dashboard", "-q", "-p", "no:cacheprovider",
+               "-m", "not postgres and not browser"]  # fmt: skip
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+    assert " passed" in summary and "skipped" not in summary and "failed" not in summary, summary
