@@ -85,7 +85,16 @@ class LiveServer:
         """Start Daphne and wait until the lobby answers."""
         log = open(self.log_path, "ab")  # noqa: SIM115 - the child owns it
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "cardtable.asgi:application"],
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "cardtable.asgi:application",
+            ],
             cwd=ROOT,
             env=self.env(),
             stdout=log,

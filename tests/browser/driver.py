@@ -24,7 +24,9 @@ def choose_name(page: Page, name: str) -> None:
     expect(page.locator("#who")).to_have_text(name)
 
 
-def create_table(page: Page, game: str, players: int | None = None, options: dict[str, str] | None = None) -> str:
+def create_table(
+    page: Page, game: str, players: int | None = None, options: dict[str, str] | None = None
+) -> str:
     """In the lobby: choose the game, players and options by their labels; return the table's URL."""
     page.get_by_label("Game", exact=True).select_option(game)
     if players is not None:
@@ -64,7 +66,10 @@ def hand(page: Page) -> list[str]:
 
 def take_turn(page: Page, rng: random.Random, tap: bool = False) -> bool:
     """Make one move if it is this page's turn; return whether a move was sent."""
-    if page.locator("body[data-my-turn=yes]").count() == 0 or page.locator("body[data-status=playing]").count() == 0:
+    if (
+        page.locator("body[data-my-turn=yes]").count() == 0
+        or page.locator("body[data-status=playing]").count() == 0
+    ):
         return False
     version = page.locator("body").get_attribute("data-version")
     legal = page.locator("#hand button.card.legal")
@@ -82,10 +87,12 @@ def take_turn(page: Page, rng: random.Random, tap: bool = False) -> bool:
             confirm.click(timeout=3000)
         elif legal.count():
             button = legal.nth(rng.randrange(legal.count()))
-            button.tap(position=CARD_SPOT, timeout=3000) if tap else button.click(position=CARD_SPOT, timeout=3000)
+            button.tap(position=CARD_SPOT, timeout=3000) if tap else button.click(
+                position=CARD_SPOT, timeout=3000
+            )
         else:
             page.locator("#actions button").first.click(timeout=3000)
-    except Exception:  # noqa: BLE001 - the state moved under us (a bot played): look again
+    except Exception:  # the state moved under us (a bot played): look again
         return False
     # Wait for the server's answer: a newer version, or the turn passing on.
     deadline = time.monotonic() + 5

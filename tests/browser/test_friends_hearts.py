@@ -11,6 +11,7 @@ from tests.browser.conftest import ARTIFACTS
 from tests.browser.driver import choose_name, create_table, fill_with_bots, hand, play_to_end, sit, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+CARD_NAME = re.compile(r"(Ace|[2-9]|10|Jack|Queen|King) of (clubs|diamonds|hearts|spades)")
 
 
 def test_two_friends_share_a_link_and_play_hearts_to_the_end(site_server, new_page):
@@ -45,7 +46,7 @@ def test_two_friends_share_a_link_and_play_hearts_to_the_end(site_server, new_pa
     for page in (ann, ben):
         expect(page.locator("#hand button.card")).to_have_count(13)
         names = hand(page)
-        assert all(re.fullmatch(r"(Ace|[2-9]|10|Jack|Queen|King) of (clubs|diamonds|hearts|spades)", n) for n in names)
+        assert all(CARD_NAME.fullmatch(n) for n in names)
         # Opponents are card backs with counts, never faces.
         expect(page.locator(".seat .backs")).to_have_count(3)
     assert not set(hand(ann)) & set(hand(ben))
@@ -58,7 +59,7 @@ def test_two_friends_share_a_link_and_play_hearts_to_the_end(site_server, new_pa
 
     def screenshot(page, moves):
         if moves >= 16 and not shot and page is ann and page.locator(".trick .card").count() >= 2:
-            page.screenshot(path=str(ARTIFACTS / "hearts.png"))
+            page.screenshot(path=str(ARTIFACTS / "hearts.png"), full_page=True)
             shot["done"] = True
 
     moves = play_to_end([ann, ben], seed=7, limit=420, on_move=screenshot)
@@ -67,8 +68,8 @@ def test_two_friends_share_a_link_and_play_hearts_to_the_end(site_server, new_pa
     for page in (ann, ben):
         dialog = page.get_by_role("dialog")
         expect(dialog).to_be_visible()
-        expect(dialog.locator("tr")).to_have_count(5)  # a header and four seats
-        scores = [int(t) for t in dialog.locator("td.num").all_inner_texts()]
+        expect(dialog.locator("table.score-table tr")).to_have_count(5)  # a header and four seats
+        scores = [int(t) for t in dialog.locator("table.score-table td.num").all_inner_texts()]
         assert max(scores) >= 50
         assert page.errors == []
     expect(ann.get_by_role("dialog").get_by_role("button", name="Rematch")).to_be_visible()

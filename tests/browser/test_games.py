@@ -34,14 +34,15 @@ def test_a_whole_game_against_bots(site_server, new_page, game):
     shot = {}
 
     def screenshot(page, moves):
-        if moves >= 3 and not shot and page.locator("body[data-my-turn=yes]").count():
-            page.screenshot(path=str(ARTIFACTS / f"{game}.png"))
+        if moves >= 2 and not shot:
+            page.wait_for_timeout(400)  # let the bots answer, so the table is busy
+            page.screenshot(path=str(ARTIFACTS / f"{game}.png"), full_page=True)
             shot["done"] = True
 
     play_to_end([page], seed=3, limit=300, on_move=screenshot)
     dialog = page.get_by_role("dialog")
     expect(dialog).to_be_visible()
-    expect(dialog.locator("tr")).to_have_count(players + 1)
+    expect(dialog.locator("table.score-table tr")).to_have_count(players + 1)
     assert page.errors == []
 
     # The host starts a rematch at the same table.

@@ -12,7 +12,12 @@ from tests.browser.driver import choose_name, create_table, fill_with_bots, play
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+PHONE = {
+    "viewport": {"width": 375, "height": 740},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
 CARD_NAME = re.compile(r"^(Ace|[2-9]|10|Jack|Queen|King) of (clubs|diamonds|hearts|spades)$")
 
 

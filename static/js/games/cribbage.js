@@ -47,7 +47,15 @@ function board(ctx) {
     }
   });
   const label = view.sides.map((seats, side) => `${sideName(ctx, side)} ${view.scores[seats[0]]}`).join(", ");
-  return h("div", { class: "board", role: "img", "aria-label": `Board to ${view.target}: ${label}` }, svg);
+  const legend = h(
+    "div",
+    { class: "board-legend", "aria-hidden": "true" },
+    ...view.sides.map((seats, side) =>
+      h("span", {}, h("i", { style: { background: PEG_COLOURS[side] } }), `${sideName(ctx, side)} ${view.scores[seats[0]]}`),
+    ),
+    h("span", { class: "board-target" }, `to ${view.target}`),
+  );
+  return h("div", { class: "board", role: "img", "aria-label": `Board to ${view.target}: ${label}` }, svg, legend);
 }
 
 function peggedText(ctx) {
