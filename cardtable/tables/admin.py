@@ -19,11 +19,12 @@ from django.contrib.admin.helpers import ActionForm
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from cardtable.tables import staff
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import ChatMessage, Connection, Match, MoveRecord, Player, Seat, Table
+from cardtable.tables.models import Connection, Match, MoveRecord, Player, Seat, Table
 from games import get_game
 from games.bots import LEVELS
 
@@ -63,7 +64,8 @@ def run_each(
         modeladmin.message_user(request, f"{doing}: {done} done.", messages.SUCCESS)
 
 
-def _can_change(request: HttpRequest, model: type) -> bool:
+def can_change(request: HttpRequest, model: type) -> bool:
+    """Whether the user holds the model's change permission (actions change tables)."""
     opts = model._meta
     return request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}")
 
@@ -145,6 +147,7 @@ class TableAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("id", "game", "status", "seats_list", "game_number", "started", "last_move", "updated")
     list_filter = ("status", "game", "created")
     search_fields = ("id", "host__name", "seats__player__name")
+    ordering = ("-updated",)
     readonly_fields = ("id", "game", "players", "options", "host", "status", "version", "game_number")
     readonly_fields += ("created", "updated", "public_view", "links")
     exclude = ("state",)
@@ -165,14 +168,12 @@ class TableAdmin(ReadOnly, admin.ModelAdmin):
             .prefetch_related("seats__player")
         )
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        """Viewing only (the actions check the change permission themselves)."""
-        return False
-
     @admin.display(description="seats")
     def seats_list(self, table: Table) -> str:
-        """Count each game's moves for the list."""
-        return " · ".join(f"{s.index} {seat_label(s)}" for s in table.seats.all())
+        """Each seat and who holds it, one a line."""
+        return format_html_join(
+            mark_safe("<br>"), "{} {}", ((s.index, seat_label(s)) for s in table.seats.all())
+        )
 
     @admin.display(description="game started", ordering="started")
     def started(self, table: Table) -> Any:
@@ -207,7 +208,7 @@ class TableAdmin(ReadOnly, admin.ModelAdmin):
     @admin.action(description="End the selected tables (stops the game; no rematch)")
     def end_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         """End each selected table through the table service."""
-        if not _can_change(request, Table):
+        if not can_change(request, Table):
             self.message_user(request, "You may not change tables.", messages.ERROR)
             return
         run_each(self, request, queryset, "Ended", lambda t: staff.end_table(t.pk))
@@ -227,6 +228,7 @@ class SeatAdmin(ReadOnly, admin.ModelAdmin):
     list_filter = ("table__status", "table__game", "stand_in")
     search_fields = ("table__id", "player__name")
     list_select_related = ("table", "player")
+    ordering = ("-table__updated", "table", "index")
     action_form = SeatActionForm
     actions = ["put_bot", "remove_player"]
 
@@ -248,7 +250,7 @@ class SeatAdmin(ReadOnly, admin.ModelAdmin):
     @admin.action(description="Put a bot (level chosen beside) in the selected seats, replacing anyone")
     def put_bot(self, request: HttpRequest, queryset: QuerySet[Seat]) -> None:
         """Put a bot of the chosen level in each selected seat through the table service."""
-        if not _can_change(request, Table):
+        if not can_change(request, Table):
             self.message_user(request, "You may not change tables.", messages.ERROR)
             return
         level = request.POST.get("level") or "easy"
@@ -259,7 +261,7 @@ class SeatAdmin(ReadOnly, admin.ModelAdmin):
     @admin.action(description="Remove the player from the selected seats (a bot takes over mid-game)")
     def remove_player(self, request: HttpRequest, queryset: QuerySet[Seat]) -> None:
         """Take the player out of each selected seat through the table service."""
-        if not _can_change(request, Table):
+        if not can_change(request, Table):
             self.message_user(request, "You may not change tables.", messages.ERROR)
             return
         run_each(
@@ -397,64 +399,13 @@ class PlayerAdmin(ReadOnly, admin.ModelAdmin):
     @admin.action(description="Remove the selected players from their open tables")
     def remove_from_tables(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
         """Take each selected player out of their seats at open tables."""
-        if not _can_change(request, Table):
+        if not can_change(request, Table):
             self.message_user(request, "You may not change tables.", messages.ERROR)
             return
         seats = Seat.objects.filter(player__in=queryset).exclude(table__status=Table.FINISHED)
         run_each(
             self, request, seats, "Removed the player", lambda s: staff.remove_player(s.table_id, s.index)
         )
-
-
-class HiddenFilter(admin.SimpleListFilter):
-    """Chat lines hidden by staff, or not."""
-
-    title = "hidden"
-    parameter_name = "hidden"
-
-    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        """The filter's choices."""
-        return [("yes", "hidden"), ("no", "shown")]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        """Hidden lines, shown lines, or all."""
-        if self.value() in ("yes", "no"):
-            return queryset.filter(hidden__isnull=self.value() == "no")
-        return queryset
-
-
-@admin.register(ChatMessage)
-class ChatMessageAdmin(ReadOnly, admin.ModelAdmin):
-    """Table chat, newest first: hide a line (its original kept for staff) or show it again."""
-
-    list_display = ("at", "table", "name", "seat", "text", "original")
-    list_filter = (HiddenFilter, "table__game", "at")
-    search_fields = ("text", "name", "table__id", "hidden__text")
-    list_select_related = ("table", "hidden")
-    ordering = ("-at", "-id")
-    actions = ["hide", "unhide"]
-
-    @admin.display(description="hidden text")
-    def original(self, line: ChatMessage) -> str:
-        """The original text of a hidden line, and who hid it."""
-        hidden = getattr(line, "hidden", None)
-        return f"{hidden.text} (hidden by {hidden.by or 'staff'})" if hidden else ""
-
-    @admin.action(description="Hide the selected chat lines")
-    def hide(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
-        """Hide each selected line through the table service."""
-        if not _can_change(request, ChatMessage):
-            self.message_user(request, "You may not change chat.", messages.ERROR)
-            return
-        run_each(self, request, queryset, "Hidden", lambda line: staff.hide_chat(line.pk, request.user))
-
-    @admin.action(description="Show the selected hidden chat lines again")
-    def unhide(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
-        """Put back each selected hidden line's text."""
-        if not _can_change(request, ChatMessage):
-            self.message_user(request, "You may not change chat.", messages.ERROR)
-            return
-        run_each(self, request, queryset, "Shown again", lambda line: staff.unhide_chat(line.pk))
 
 
 @admin.register(Connection)
