@@ -204,3 +204,16 @@ def test_hide_and_unhide_chat(
     act(staff_client, "tables/chatmessage", "unhide", [line.pk])
     line.refresh_from_db()
     assert line.text == "rude words" and not HiddenChat.objects.exists()
+
+
+def test_staff_without_change_permission_may_look_but_not_act(client: Client) -> None:
+    from django.contrib.auth.models import Permission, User
+
+    viewer = User.objects.create_user("viewer", password="pw", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_table"))
+    client.force_login(viewer)
+    table = new_table("agram", humans=1)
+    assert client.get("/admin/tables/table/").status_code == 200
+    response = act(client, "tables/table", "end_tables", [table.pk])
+    assert "You may not change tables." in response.content.decode()
+    assert Table.objects.get(pk=table.pk).status == Table.PLAYING
