@@ -168,6 +168,7 @@ class VariantStats:
     players: int
     options: dict[str, Any]
     games: int = 0
+    bot_only: int = 0
     failed: int = 0
     moves: int = 0
     deals: int = 0
@@ -218,6 +219,7 @@ def variant_stats(game_id: str | None = None) -> list[VariantStats]:
             stats.failed += 1
             continue
         stats.games += 1
+        stats.bot_only += row.bot_only
         stats.moves += row.moves
         stats.deals += row.deals
         stats.lead_changes += row.lead_changes

@@ -140,7 +140,7 @@ def test_game_statistics_from_played_games() -> None:
     assert stats.summarize_pending() == 3 and stats.pending_count() == 0
     matches = list(Match.objects.filter(table=table))
     [variant] = stats.variant_stats("agram")
-    assert variant.games == 3 and variant.players == 4
+    assert variant.games == 3 and variant.players == 4 and variant.bot_only == 3
     assert variant.moves == MoveRecord.objects.filter(match__table=table).count()
     share = [0.0] * 4
     for match in matches:
