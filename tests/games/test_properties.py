@@ -12,6 +12,7 @@ an adapter fails here rather than being skipped.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -34,12 +35,13 @@ CARDS = frozenset(CARD_NAMES)
 REFUSAL_CODES = {"illegal_move", "not_your_turn", "game_not_running"}
 VIEW_KEYS = {"phase", "turn", "hand_counts", "scores", "last", "dealer"}
 
-# Few examples per (game, players, options) case: each plays whole games, and the cases multiply.
-PROPERTY = settings(
-    max_examples=2,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+# Few examples per (game, players, options) case: each plays whole games, and the cases
+# multiply. PROPERTY_EXAMPLES=50 (environment) searches deeper when hunting a bug.
+_EXAMPLES = int(os.environ.get("PROPERTY_EXAMPLES", "0"))
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large]
+PROPERTY = settings(max_examples=_EXAMPLES or 3, deadline=None, suppress_health_check=_HEALTH)
+# The every-step walk looks at every view after every move: fewer examples.
+WALK = settings(max_examples=_EXAMPLES or 2, deadline=None, suppress_health_check=_HEALTH)
 SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
 
 
@@ -271,7 +273,7 @@ def check_result(walk: Walk) -> None:
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), walk_cases())
-@PROPERTY
+@WALK
 @given(data=st.data())
 def test_every_step_keeps_the_cards_the_turns_and_the_views(
     game_id: str, players: int, options: dict[str, Any], data: st.DataObject
