@@ -135,3 +135,16 @@ def test_outside_a_simultaneous_phase_an_older_version_is_stale() -> None:
     with pytest.raises(TableError) as error:
         services.apply_move(table.pk, game.legal_moves(state, second)[0], seen, player=people[second][0])
     assert error.value.code == "stale_version"
+
+
+def test_an_admin_move_goes_through_the_same_service_and_is_logged() -> None:
+    table, _ = humans_table("agram", 2)
+    game = get_game("agram")
+    state = state_of(table)
+    seat = game.to_act(state)[0]
+    with pytest.raises(TableError) as error:
+        services.apply_move(table.pk, game.legal_moves(state, seat)[0], None, seat=1 - seat, by="admin")
+    assert error.value.code == "not_your_turn"
+    version = services.apply_move(table.pk, game.legal_moves(state, seat)[0], None, seat=seat, by="admin")
+    assert version == table.version + 1
+    assert list(MoveRecord.objects.values_list("seat", "by", "version")) == [(seat, "admin", version)]
