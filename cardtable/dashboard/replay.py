@@ -11,6 +11,7 @@ its replay would show the hidden cards to anyone, players included.
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
@@ -75,6 +76,7 @@ def walk(match: Match) -> Iterator[tuple[MoveRecord | None, Any, bool]]:
 
 _CACHE: OrderedDict[tuple[int, str, int, int], dict[str, Any]] = OrderedDict()
 _CACHE_SIZE = 16
+_CACHE_LOCK = threading.Lock()  # requests are served from several threads
 
 
 def replay_json(match: Match) -> dict[str, Any]:
@@ -88,7 +90,8 @@ def replay_json(match: Match) -> dict[str, Any]:
     """
     require_finished(match)
     key = (match.pk, match.table_id, match.number, match.moves.count())
-    cached = _CACHE.get(key)
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
     if cached is not None:
         return cached
     game = get_game(match.game)
@@ -127,7 +130,8 @@ def replay_json(match: Match) -> dict[str, Any]:
         "deals": deals,
         "frames": frames,
     }
-    _CACHE[key] = data
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    with _CACHE_LOCK:
+        _CACHE[key] = data
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
     return data
