@@ -186,8 +186,19 @@ class Game:
         return f"{move} is not a legal move now"
 
     def random_move(self, state: Any, seat: int, rng: random.Random) -> Move:
-        """Return a uniformly random legal move (the ``random`` bot, the playouts)."""
+        """Return a uniformly random legal move (the ``random`` bot, the playouts).
+
+        Its law is a uniform choice among ``legal_moves(state, seat)``. A game
+        may override it to draw that move without listing every move (Hearts'
+        pass has 286), but must keep the law exactly: tests/games/test_random_move.py
+        checks each game's draws against its ``legal_moves``. Raises a
+        ``GameError`` when the seat has no move now.
+        """
         moves = self.legal_moves(state, seat)
+        if not moves:
+            if self.is_over(state):
+                raise GameOverError("the game is over")
+            raise NotYourTurnError(f"seat {seat} has no move now")
         return moves[int(rng.random() * len(moves))]
 
     # The rest of the contract, implemented by each game.
@@ -273,8 +284,16 @@ def deal_hidden(
     ``forbidden[seat]`` is a mask of cards that seat cannot hold (suits it has
     shown void in). Cards are placed most-constrained first, so a valid deal is
     found whenever one exists; a determinization is then uniform enough for
-    search, though not exactly the posterior.
+    search, though not exactly the posterior. Raises ``GameError`` at once when
+    the sizes do not add up to the unseen cards (no deal could fit: the search
+    would try every placement before saying so).
     """
+    if len(forbidden) != len(sizes):
+        raise GameError(f"deal_hidden: {len(sizes)} hand sizes but {len(forbidden)} forbidden masks")
+    if sum(sizes) != len(unseen) or min(sizes, default=0) < 0:
+        raise GameError(
+            f"deal_hidden: hands of sizes {list(sizes)} cannot hold exactly {len(unseen)} unseen cards"
+        )
     cards = list(unseen)
     rng.shuffle(cards)
     # Cards fewer seats may hold go first; ties keep the shuffled order.
