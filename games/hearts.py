@@ -18,6 +18,7 @@ from games.cards import (
     HEARTS,
     PLAY_MOVES,
     SUIT_MASKS,
+    cards_in,
     names_in,
     play_moves,
     shuffled,
@@ -182,6 +183,47 @@ class Hearts(Game):
             return [{"pass": [a, b, c]} for a, b, c in combinations(names_in(state.hands[seat]), 3)]
         return []
 
+    def random_move(self, state: HeartsState, seat: int, rng: random.Random) -> Move:
+        """Return a uniformly random legal move, drawn without listing the moves.
+
+        In the play it picks the k-th legal card, as the base class would pick
+        ``legal_moves``' k-th move for the same draw. In the pass,
+        three distinct cards drawn uniformly without replacement, then put in card
+        order, make every 3-card subset of the hand equally likely: the same law
+        as a uniform choice among ``legal_moves``' triples.
+        """
+        if state.phase == PLAY and seat == state.turn:
+            hand = state.hands[seat]
+            trick = state.trick
+            if trick and state.tricks_done:
+                legal = hand & SUIT_MASKS[trick[0] // 13] or hand
+            else:
+                legal = self._legal_mask(state, hand)
+            if not legal:  # an empty hand (a hand-made state): the base class refuses
+                return super().random_move(state, seat, rng)
+            # The k-th lowest card of the mask is legal_moves' k-th move: clear
+            # the k lowest bits rather than build the list (no call, no list).
+            k = int(rng.random() * legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            return PLAY_MOVES[(legal & -legal).bit_length() - 1]
+        if state.phase == PASS and seat in range(state.players) and state.pending[seat] is None:
+            cards = cards_in(state.hands[seat])
+            rnd = rng.random
+            a = cards.pop(int(rnd() * len(cards)))
+            b = cards.pop(int(rnd() * len(cards)))
+            c = cards[int(rnd() * len(cards))]
+            # Card order by a few comparisons, cheaper than a call to sorted.
+            if a > b:
+                a, b = b, a
+            if c < a:
+                a, b, c = c, a, b
+            elif c < b:
+                b, c = c, b
+            return {"pass": [CARD_NAMES[a], CARD_NAMES[b], CARD_NAMES[c]]}
+        return super().random_move(state, seat, rng)
+
     def check_move(self, state: HeartsState, seat: int, move: Move) -> None:
         """Raise the error that explains why ``seat`` may not make ``move`` now.
 
@@ -284,7 +326,10 @@ class Hearts(Game):
             led = trick[0] // 13
             if suit != led:
                 state.voids[seat] |= SUIT_MASKS[led]
-        if suit == HEARTS:
+                if suit == HEARTS:
+                    state.broken = True
+            # Following a led heart changes nothing: its lead broke them.
+        elif suit == HEARTS:
             state.broken = True
         trick.append(card)
         state.last = (seat, PLAY_MOVES[card])

@@ -31,8 +31,7 @@ class RandomBot:
 
     def choose(self, state: Any, seat: int) -> Move:
         """Return a uniformly random legal move."""
-        moves = self.game.legal_moves(state, seat)
-        return moves[self.rng.randrange(len(moves))]
+        return self.game.random_move(state, seat, self.rng)
 
 
 def make_bot(level: str, game: Game, seed: int = 0) -> Bot:

@@ -109,6 +109,20 @@ class Cribbage(Game):
         fits = state.hands[seat] & FITS[31 - state.count]
         return card_play_moves(fits) if fits else [GO]
 
+    def random_move(self, state: CribbageState, seat: int, rng: random.Random) -> Move:
+        """Return a uniformly random legal move; a two-card discard is drawn, not listed.
+
+        Two distinct cards of the hand drawn without replacement, put in card
+        order, make each of its 15 pairs equally likely: the law of a uniform
+        choice among ``legal_moves``' discards.
+        """
+        if state.phase == "discard" and state.players == 2 and seat in (0, 1) and state.waiting >> seat & 1:
+            cards = cards_in(state.hands[seat])
+            a = cards.pop(int(rng.random() * len(cards)))
+            b = cards[int(rng.random() * len(cards))]
+            return DISCARD_TWO[(a, b) if a < b else (b, a)]
+        return super().random_move(state, seat, rng)
+
     def why_illegal(self, state: CribbageState, seat: int, move: Move) -> str:
         """Name the rule a refused move breaks."""
         hand = state.hands[seat]
