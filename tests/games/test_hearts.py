@@ -670,6 +670,22 @@ def test_determinize_in_the_pass_keeps_the_seats_own_pass() -> None:
         assert GAME.view(copy, 1)["received"] == ["AC", "KC", "6S"]
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_determinize_before_the_first_lead_leaves_the_lowest_club_with_the_leader(players: int) -> None:
+    # Everyone knows who must lead the lowest club; a copy that dealt it elsewhere
+    # would let the leader play a card it does not hold.
+    lowest = "3C" if players == 5 else "2C"
+    hands = GAME.to_json(GAME.new(players, {"passing": "none"}, seed=4))["hands"]
+    leader = next(s for s, hand in enumerate(hands) if lowest in hand)
+    state = position([" ".join(h) for h in hands], leader)
+    for seat in range(players):
+        for sample in range(10):
+            copy = GAME.determinize(state, seat, random.Random(sample))
+            assert lowest in GAME.view(copy, leader)["hand"]
+            assert GAME.to_act(copy) == [leader]
+            GAME.apply(copy, leader, {"play": lowest})
+
+
 # The view and the log
 
 
