@@ -105,6 +105,8 @@ def run_matchup(game: Game, setup: Setup, a: str, b: str, units: int, seed: int)
         a_seat = u % n
         levels = [a if s == a_seat else b for s in range(n)]
         scores = play_unit(game, setup, levels, seed + u, times)
+        if (u + 1) % 20 == 0:
+            print(f"  {game.info.id} {a}:{b} {u + 1}/{units}", file=sys.stderr, flush=True)
         others = [scores[s] for s in range(n) if s != a_seat]
         a_scores.append(scores[a_seat])
         b_scores.extend(others)
