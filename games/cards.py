@@ -12,8 +12,10 @@ suit, ``"TD"`` for the ten of diamonds. Only this module converts between them.
 
 from __future__ import annotations
 
-import random
+import sys
+from array import array
 from collections.abc import Iterable
+from hashlib import shake_128
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -41,6 +43,7 @@ CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
 FULL_DECK_MASK = (1 << 52) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
+_BIG_ENDIAN = sys.byteorder == "big"
 
 # For each suit, for each 13-bit pattern of ranks: the cards it holds, ascending.
 _SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -144,12 +147,17 @@ def deck(exclude: Iterable[str] = ()) -> list[int]:
 
 
 def shuffled(cards: list[int], seed: int, deal_number: int) -> list[int]:
-    """Return ``cards`` shuffled for one deal of a game, fixed by seed and deal.
+    """Return ``cards`` (card indexes) shuffled for one deal of a game, fixed by seed and deal.
 
     Each deal gathers the whole deck and shuffles it anew; deriving the shuffle
     from (seed, deal number) means a state needs no RNG of its own to be
     rebuilt from JSON, and a seed with its moves replays exactly.
     """
-    stock = list(cards)
-    random.Random(seed * 1_000_003 + deal_number).shuffle(stock)
-    return stock
+    # SHAKE-128 of "seed:deal" gives each card a 64-bit key; sorting by random
+    # keys is a uniform shuffle (a tie, about 1 in 10**16 a deal, keeps card
+    # order). Both steps run in C: a third of the cost of seeding a
+    # random.Random and shuffling, which showed in every deal of a playout.
+    keys = array("Q", shake_128(b"%d:%d" % (seed, deal_number)).digest(8 * 52))
+    if _BIG_ENDIAN:
+        keys.byteswap()  # the same keys, so the same deals, on every machine
+    return sorted(cards, key=keys.__getitem__)

@@ -146,3 +146,20 @@ def test_shuffled_is_fixed_by_seed_and_deal_and_leaves_its_input() -> None:
     assert shuffled(cards_list, 17, 0) == first
     assert shuffled(cards_list, 17, 1) != first
     assert shuffled(cards_list, 18, 0) != first
+
+
+def test_shuffled_spreads_every_card_evenly_over_the_places() -> None:
+    # Over many (seed, deal) pairs each card lands in each place about equally
+    # often, a short deck included; and the seeds a game may get all work.
+    for cards_list in (deck(), deck(exclude=["2D", "2C"])):
+        size = len(cards_list)
+        rounds = 60 * size
+        counts = [[0] * size for _ in range(size)]
+        for n in range(rounds):
+            for place, card in enumerate(shuffled(cards_list, n // 7 - 40, n % 7)):
+                counts[cards_list.index(card)][place] += 1
+        expected = rounds / size
+        statistic = sum((c - expected) ** 2 / expected for row in counts for c in row)
+        df = (size - 1) ** 2  # a contingency table: rows and columns each sum to ``rounds``
+        assert statistic < df + 6 * (2 * df) ** 0.5, statistic
+    assert sorted(shuffled(deck(), -(10**30), 2**40)) == deck()
