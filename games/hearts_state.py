@@ -189,10 +189,10 @@ def determinize_state(state: HeartsState, seat: int, rng: random.Random) -> Hear
     known = [0] * n  # cards seat knows another seat holds
     if state.phase == PLAY and state.direction:
         known[(seat + state.direction) % n] = state.passed[seat] & ~state.played
-    if state.phase == PLAY and state.tricks_done == 0 and not state.trick:
-        if state.options["first_lead"] == "two_of_clubs":
-            # Everyone knows the seat to lead the first trick holds the lowest club.
-            known[state.leader] |= 1 << LOWEST_CLUB[n]
+    first_lead = state.phase == PLAY and state.tricks_done == 0 and not state.trick
+    if first_lead and state.options["first_lead"] == "two_of_clubs":
+        # Everyone knows the seat to lead the first trick holds the lowest club.
+        known[state.leader] |= 1 << LOWEST_CLUB[n]
     placed = state.hands[seat] | state.played
     if state.phase == PASS:
         placed |= state.pending[seat] or 0
