@@ -89,6 +89,7 @@ class Agram(Game):
         state.scores = [0] * players
         state.over = False
         state.deal_winner = None
+        state.last_trick = None
         state.deal_number = 0
         state.dealer = random.Random(seed).randrange(players)
         self._deal(state)
@@ -107,8 +108,8 @@ class Agram(Game):
         state.trick = []
         state.leader = state.turn = (state.dealer + 1) % n
         state.tricks_done = 0
+        # ``last_trick`` stays: the view shows how the last deal ended after the next is dealt.
         state.last = None
-        state.last_trick = None
         state.voids = [0] * n
         state.played = 0
 

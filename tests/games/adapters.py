@@ -62,6 +62,13 @@ def _agram_places(data: dict[str, Any]) -> Places:
     }
 
 
+def _agram_known(data: dict[str, Any], seat: int | None) -> set[str]:
+    # The view recalls the last deal's final trick; that deal's cards are dealt anew.
+    if data["last_trick"] is None or data["tricks_done"]:
+        return set()
+    return set(data["last_trick"][1])
+
+
 def _agram_max_moves(players: int, options: dict[str, Any]) -> int:
     # Each deal gives one point; the game ends when a seat has ``target``.
     deals = players * (options["target"] - 1) + 1
@@ -152,7 +159,9 @@ def _cribbage_max_moves(players: int, options: dict[str, Any]) -> int:
 
 
 ADAPTERS: dict[str, Adapter] = {
-    "agram": Adapter(deck=lambda n: AGRAM_DECK, places=_agram_places, max_moves=_agram_max_moves),
+    "agram": Adapter(
+        deck=lambda n: AGRAM_DECK, places=_agram_places, max_moves=_agram_max_moves, known=_agram_known
+    ),
     "ninety_eight": Adapter(
         deck=lambda n: FULL_DECK,
         places=_ninety_eight_places,

@@ -237,6 +237,11 @@ def test_a_higher_target_plays_more_deals_and_the_deal_passes_left() -> None:
     view = GAME.view(state, 0)
     assert view["dealer"] == 0 and view["deal_number"] == 2
     assert view["last"] is None and view["trick"] == [] and view["tricks_played"] == 0
+    # The last deal's last trick stays in view, so a player sees how it ended.
+    assert view["last_trick"] == {
+        "cards": [{"seat": 0, "card": "3D"}, {"seat": 1, "card": "4D"}],
+        "winner": 1,
+    }
     assert view["hand_counts"] == [6, 6]
     assert GAME.to_act(state) == [1]
 
