@@ -147,7 +147,7 @@ def best(samples: list[Rates]) -> Rates:
 def line(label: str, rates: Rates) -> str:
     """Format one measured figure."""
     return (
-        f"  {label:<34} {rates['games']:>9.1f} games/s {rates['deals']:>9.1f} deals/s "
+        f"  {label:<40} {rates['games']:>9.1f} games/s {rates['deals']:>9.1f} deals/s "
         f"{rates['moves']:>10.0f} moves/s"
     )
 
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
             ("no pass: random_move + advance", "no pass: OpenSpiel", "passing none / pass_cards=false"),
         ):
             ratio = hearts[ours]["deals"] / hearts[theirs]["deals"]
-            print(f"  {ours:<34} {ratio:.2f}x   ({note})")
+            print(f"  {ours:<40} {ratio:.2f}x   ({note})")
     return 0
 
 
