@@ -210,6 +210,8 @@ class Hearts(Game):
             return PLAY_MOVES[(legal & -legal).bit_length() - 1]
         if state.phase == PASS and seat in range(state.players) and state.pending[seat] is None:
             cards = cards_in(state.hands[seat])
+            if len(cards) < 3:  # a hand-made state: no pass to draw, the base class refuses
+                return super().random_move(state, seat, rng)
             rnd = rng.random
             a = cards.pop(int(rnd() * len(cards)))
             b = cards.pop(int(rnd() * len(cards)))

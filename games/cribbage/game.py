@@ -118,9 +118,10 @@ class Cribbage(Game):
         """
         if state.phase == "discard" and state.players == 2 and seat in (0, 1) and state.waiting >> seat & 1:
             cards = cards_in(state.hands[seat])
-            a = cards.pop(int(rng.random() * len(cards)))
-            b = cards[int(rng.random() * len(cards))]
-            return DISCARD_TWO[(a, b) if a < b else (b, a)]
+            if len(cards) >= 2:  # else a hand-made state: the base class refuses
+                a = cards.pop(int(rng.random() * len(cards)))
+                b = cards[int(rng.random() * len(cards))]
+                return DISCARD_TWO[(a, b) if a < b else (b, a)]
         return super().random_move(state, seat, rng)
 
     def why_illegal(self, state: CribbageState, seat: int, move: Move) -> str:

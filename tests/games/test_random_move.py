@@ -207,3 +207,17 @@ def test_deal_hidden_still_deals_when_the_sizes_add_up() -> None:
     assert [h.bit_count() for h in hands] == [5, 4, 3]
     assert hands[0] | hands[1] | hands[2] == (1 << 12) - 1
     assert not hands[1] & 0b1111
+
+
+def test_a_hand_made_state_too_short_to_pass_or_discard_is_refused_not_drawn_from() -> None:
+    hearts = HEARTS.new(4, None, seed=1)
+    hearts.hands[0] = 0b11  # two cards: no three to pass
+    assert HEARTS.legal_moves(hearts, 0) == []
+    with pytest.raises(GameError):
+        HEARTS.random_move(hearts, 0, random.Random(1))
+    cribbage = GAMES["cribbage"]
+    state = cribbage.new(2, None, seed=1)
+    state.hands[1] = 0b1  # one card: no two to discard
+    assert cribbage.legal_moves(state, 1) == []
+    with pytest.raises(GameError):
+        cribbage.random_move(state, 1, random.Random(1))
