@@ -294,7 +294,14 @@ def test_every_step_keeps_the_cards_the_turns_and_the_views(
         assert game.result(walk.state) is None
         held = game.to_json(walk.state)
         held_text = json.dumps(held, sort_keys=True)
+        others = {s: game.legal_moves(walk.state, s) for s in seats}
         seat, move, events = walk.step()
+        if len(seats) > 1:
+            # Seats acting at once: one seat's move leaves the others' choices as they were.
+            after = game.to_act(walk.state)
+            assert after == [s for s in seats if s != seat], f"{walk.label}: to_act {seats} then {after}"
+            for other in after:
+                assert game.legal_moves(walk.state, other) == others[other], f"{walk.label}: {seat} moved"
         # to_json is a snapshot: a later move does not reach into it.
         assert json.dumps(held, sort_keys=True) == held_text, (
             f"{walk.label}: to_json shares the state's lists"
