@@ -199,8 +199,11 @@ def check_deal_event(walk: Walk, event: dict, whole_deck: bool) -> None:
     assert walk.game.deal_event(walk.state) == event
 
 
-def check_to_act(walk: Walk) -> list[int]:
-    """Seats to act each have a legal move, the others none; nobody acts once it is over."""
+def check_to_act(walk: Walk, places: Places) -> list[int]:
+    """Seats to act each have a legal move, the others none; nobody acts once it is over.
+
+    Every card a legal move names is in that seat's hand.
+    """
     game, state, label = walk.game, walk.state, walk.label
     seats = game.to_act(state)
     assert seats == sorted(set(seats)), f"{label}: to_act {seats}"
@@ -217,6 +220,8 @@ def check_to_act(walk: Walk) -> list[int]:
             )
             for move in moves:
                 check_move_shape(move, label)
+                named = set(card_strings(move))
+                assert named <= set(places[f"hand:{seat}"]), f"{label}: seat {seat} may play {move} not held"
         else:
             assert moves == [], f"{label}: seat {seat} is not to act but has moves"
     return seats
@@ -286,7 +291,7 @@ def test_every_step_keeps_the_cards_the_turns_and_the_views(
     last_dealer = game.deal_event(walk.state)["deal"]["dealer"]
     while True:
         places = walk.places()
-        seats = check_to_act(walk)
+        seats = check_to_act(walk, places)
         views = check_views(walk, seats, places)
         assert views[None]["dealer"] == last_dealer, f"{walk.label}: the view's dealer is not the deal's"
         if game.is_over(walk.state):
