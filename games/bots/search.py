@@ -109,7 +109,7 @@ class SearchConfig:
     playouts: int = 200
     max_seconds: float = 0.25
     mode: str = "pimc"
-    confidence: float = 1.0
+    confidence: float = 1.5
     exploration: float = 0.7
     tree_depth: int = 64
     policy: Policy | None = None
