@@ -54,14 +54,14 @@ class Setup:
 
 SETUPS: dict[str, Setup] = {
     "agram": Setup(
-        4, {"target": 1}, False, False, {"easy:random": 600, "normal:easy": 300, "hard:easy": 300}
+        4, {"target": 1}, False, False, {"easy:random": 600, "hard:easy": 150, "normal:easy": 100}
     ),
     "ninety_eight": Setup(
-        4, {"lives": 1}, False, False, {"easy:random": 600, "normal:easy": 300, "hard:easy": 300}
+        4, {"lives": 1}, False, False, {"easy:random": 600, "hard:easy": 120, "normal:easy": 80}
     ),
-    "stealing_bundles": Setup(4, {}, False, False, {"easy:random": 200, "normal:easy": 60, "hard:easy": 60}),
-    "hearts": Setup(4, {}, True, True, {"easy:random": 200, "normal:easy": 60, "hard:easy": 60}),
-    "cribbage": Setup(2, {}, True, False, {"easy:random": 300, "normal:easy": 150, "hard:easy": 150}),
+    "stealing_bundles": Setup(4, {}, False, False, {"easy:random": 600, "hard:easy": 40, "normal:easy": 30}),
+    "hearts": Setup(4, {}, True, True, {"easy:random": 200, "hard:easy": 60, "normal:easy": 40}),
+    "cribbage": Setup(2, {}, True, False, {"easy:random": 300, "hard:easy": 100, "normal:easy": 60}),
 }
 
 
