@@ -361,18 +361,24 @@ def test_json_round_trip_continues_identically(
 @pytest.mark.parametrize(("game_id", "players", "options"), walk_cases())
 @PROPERTY
 @given(data=st.data())
-def test_the_same_seed_and_moves_give_the_same_game(
+def test_the_same_seed_and_moves_give_the_same_game_checked_or_not(
     game_id: str, players: int, options: dict[str, Any], data: st.DataObject
 ) -> None:
     walk = new_walk(data, game_id, players, options)
     game = walk.game
     again = game.new(players, walk.options, walk.state.seed)
     assert snapshot(game, again) == snapshot(game, walk.state)
+    unchecked = game.clone(again)
     while not game.is_over(walk.state):
         seat, move, events = walk.step()
         assert list(game.apply(again, seat, move)) == events
         assert snapshot(game, again) == snapshot(game, walk.state), f"{walk.label}: diverged at {move}"
-    assert game.result(again) == game.result(walk.state)
+        # The search bots' unchecked path makes the very same move.
+        assert list(game.advance(unchecked, seat, move)) == events
+        assert snapshot(game, unchecked) == snapshot(game, walk.state), (
+            f"{walk.label}: advance differs at {move}"
+        )
+    assert game.result(again) == game.result(walk.state) == game.result(unchecked)
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), walk_cases())
