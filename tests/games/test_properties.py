@@ -291,8 +291,10 @@ def test_every_step_keeps_the_cards_the_turns_and_the_views(
     last_dealer = game.deal_event(walk.state)["deal"]["dealer"]
     while True:
         places = walk.places()
+        before = snapshot(game, walk.state)
         seats = check_to_act(walk, places)
         views = check_views(walk, seats, places)
+        assert snapshot(game, walk.state) == before, f"{walk.label}: asking about the state changed it"
         assert views[None]["dealer"] == last_dealer, f"{walk.label}: the view's dealer is not the deal's"
         if game.is_over(walk.state):
             break
