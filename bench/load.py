@@ -26,6 +26,7 @@ import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -40,6 +41,7 @@ from tests.ops.harness import (  # noqa: E402
     Conn,
     DaphneServer,
     Player,
+    free_port,
     process_cpu_seconds,
     process_rss_kib,
     seat_table,
@@ -156,6 +158,73 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
     return ordered[rank]
+
+
+class OwnPostgres:
+    """A private PostgreSQL cluster on a free port (initdb in a temporary folder), removed afterwards.
+
+    Its server processes are this script's children, so they share its scheduling
+    priority (`nice`); the system's PostgreSQL is neither used nor touched.
+    """
+
+    BIN = Path("/usr/lib/postgresql/15/bin")
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self.folder = Path(tempfile.mkdtemp(prefix="cardtable-pg-"))
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+
+    def _as_postgres(self, *args: str) -> list[str]:
+        # PostgreSQL refuses to run as root; run it as the postgres user when we are root.
+        return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else list(args)
+
+    def __enter__(self) -> str:
+        import shutil
+
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres", "postgres")
+        data = str(self.folder / "data")
+        subprocess.run(
+            self._as_postgres(str(self.BIN / "initdb"), "-D", data, "-U", "postgres", "--auth=trust"),
+            check=True,
+            capture_output=True,
+        )
+        self.proc = subprocess.Popen(
+            self._as_postgres(
+                str(self.BIN / "postgres"),
+                "-D",
+                data,
+                "-p",
+                str(self.port),
+                "-k",
+                str(self.folder),
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                "max_connections=200",
+            ),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            done = subprocess.run(
+                [str(self.BIN / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port)], capture_output=True
+            )
+            if done.returncode == 0:
+                return f"postgres://postgres@127.0.0.1:{self.port}/postgres"
+            time.sleep(0.2)
+        raise RuntimeError("the private PostgreSQL did not start")
+
+    def __exit__(self, *exc: object) -> None:
+        import shutil
+
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(30)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class Postgres:
@@ -392,7 +461,8 @@ def main() -> None:
     parser.add_argument(
         "--postgres-url",
         default="postgres://postgres@127.0.0.1:5432/postgres",
-        help="admin URL; a fresh database is created beside it ('sqlite' for a SQLite file instead)",
+        help="admin URL; a fresh database is created beside it ('sqlite' for a SQLite file instead, "
+        "'own' for a private PostgreSQL cluster started here)",
     )
     parser.add_argument(
         "--count-queries", action="store_true", help="only print the SQL queries a move costs, in-process"
@@ -433,7 +503,10 @@ def main() -> None:
             env["SQLITE_PATH"] = f"/tmp/cardtable-bench-{os.getpid()}.sqlite3"
             stack.callback(lambda: Path(env["SQLITE_PATH"]).unlink(missing_ok=True))
         else:
-            env["DATABASE_URL"] = stack.enter_context(Postgres(args.postgres_url))
+            admin = args.postgres_url
+            if admin == "own":
+                admin = stack.enter_context(OwnPostgres())
+            env["DATABASE_URL"] = stack.enter_context(Postgres(admin))
         env.update(item.split("=", 1) for item in args.server_env)
         if args.parallel_db:
             env["PYTHONPATH"] = _parallel_db_shim(stack)
