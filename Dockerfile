@@ -24,8 +24,8 @@ COPY templates ./templates
 COPY static ./static
 
 # Static files are collected into the image; WhiteNoise serves them from there.
-# collectstatic needs settings, not secrets: a throwaway key, DEBUG on, no database.
-RUN DEBUG=1 SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput
+# collectstatic needs settings, not secrets: a throwaway key (DEBUG off, as at run time), no database.
+RUN DEBUG=0 SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput
 
 # Run as an unprivileged user; the app writes nothing to its own tree at run time.
 RUN useradd --system --uid 10001 --home-dir /app cardtable

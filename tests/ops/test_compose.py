@@ -159,3 +159,20 @@ def test_web_health_check_passes_on_a_live_server_and_fails_without_one(tmp_path
     finally:
         server.kill()
     assert check() != 0
+
+
+def test_dockerfile_collectstatic_step_collects_the_site_and_admin_files(tmp_path: Path) -> None:
+    """Run the image's collectstatic line as written (its environment too) into a scratch folder."""
+    line = re.search(r"^RUN (.*collectstatic.*)$", DOCKERFILE.read_text(), flags=re.MULTILINE)
+    assert line, "no collectstatic step"
+    words = line.group(1).split()
+    assignments = dict(w.split("=", 1) for w in words if re.fullmatch(r"[A-Z_]+=\S*", w))
+    command = [w for w in words if not re.fullmatch(r"[A-Z_]+=\S*", w)]
+    assert command[:2] == ["python", "manage.py"], command
+    env = {"PATH": os.environ.get("PATH", ""), **assignments, "STATIC_ROOT": str(tmp_path / "static")}
+    done = subprocess.run(
+        [sys.executable, *command[1:]], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "static" / "js" / "client.js").exists()
+    assert (tmp_path / "static" / "admin" / "css" / "base.css").exists()
