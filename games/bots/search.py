@@ -1,19 +1,23 @@
-"""Information-set Monte Carlo tree search over the game contract.
+"""Search over sampled deals, using only the game contract.
 
-Single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012): every iteration
-deals the cards the bot's seat has not seen at random (``determinize``, which
-keeps its own hand, the cards played and the voids it saw), walks one shared tree
-with UCB over the moves legal in that deal, adds one node, then plays the deal
-out with a playout policy (the game's easy player, or uniform random). Each node
-keeps the reward of the seat that moved into it, so every seat in the tree plays
-for itself.
+Every sample is a deal consistent with what the bot's seat has seen
+(``determinize``: its own hand, the cards played, the voids it saw; the unseen
+cards dealt at random). Two searches share the machinery:
 
-The search sees the game only through the contract: ``determinize``, ``clone``,
-``to_act``, ``legal_moves``, ``advance`` (moves come from ``legal_moves``, so the
-unchecked path is safe), ``is_over``, ``result`` and ``view`` for the scores.
+- ``pimc`` (the default, perfect-information Monte Carlo): in each sample every
+  legal move of the seat is played and the deal played out with a playout
+  policy (the game's easy player), so the moves are compared on the same cards;
+  the policy's own move is kept unless another beats it clearly.
+- ``ismcts``: single-observer information-set MCTS (Cowling, Powley and
+  Whitehouse, 2012), one tree over all samples, UCB with availability counts,
+  each node keeping the reward of the seat that moved into it.
+
+The search sees the game only through ``determinize``, ``clone``, ``to_act``,
+``legal_moves``, ``advance`` (moves come from ``legal_moves``, so the unchecked
+path is safe), ``is_over``, ``result`` and ``view`` for the scores.
 
 Budgets are playout counts, so a bot with a seed always makes the same move; a
-wall-clock cap stops a search that runs long on a slow machine (then, and only
+wall-clock cap stops a search that runs long on a busy machine (then, and only
 then, the move depends on timing).
 """
 
@@ -162,7 +166,7 @@ def _margin(values: list[float]) -> float:
 
 
 class SearchBot:
-    """A seat played by IS-MCTS over determinized deals; deterministic for a seed and budget."""
+    """A seat played by search over sampled deals; deterministic for a seed and budget."""
 
     def __init__(self, game: Game, config: SearchConfig, seed: int = 0) -> None:
         self.game = game
@@ -171,7 +175,7 @@ class SearchBot:
         self.stats = SearchStats()
 
     def choose(self, state: Any, seat: int) -> Move:
-        """Return the root move visited most, after the playout budget or the time cap."""
+        """Return the search's move, after the playout budget or the time cap."""
         game, config = self.game, self.config
         started = time.perf_counter()
         self.stats = stats = SearchStats()
