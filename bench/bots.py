@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="comma-separated game ids (default: every game)")
     parser.add_argument(
-        "--matchups", help="comma-separated A:B pairs (default: easy:random,normal:easy,hard:easy)"
+        "--matchups", help="comma-separated A:B or A:B=UNITS (default: easy:random,hard:easy,normal:easy)"
     )
     parser.add_argument("--units", type=int, help="units per matchup (default: per game)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the default unit counts")
@@ -233,9 +233,12 @@ def main(argv: list[str] | None = None) -> int:
         game, setup = GAMES[game_id], SETUPS[game_id]
         pairs = args.matchups.split(",") if args.matchups else list(setup.units)
         rows = []
-        for pair in pairs:
+        for spec in pairs:
+            pair, _, count = spec.partition("=")
             a, b = pair.split(":")
-            units = args.units or max(2, int(setup.units.get(pair, 100) * args.scale))
+            units = (
+                int(count) if count else args.units or max(2, int(setup.units.get(pair, 100) * args.scale))
+            )
             rows.append(run_matchup(game, setup, a, b, units, args.seed))
         print_table(game_id, setup, rows)
     if args.crib and "cribbage" in GAMES and (not args.only or "cribbage" in ids):
