@@ -17,10 +17,28 @@ def games_info() -> list[dict[str, Any]]:
     return [game.info.to_json() for game in GAMES.values()]
 
 
+def _say(value: Any) -> str:
+    """An option's value as the lobby prints it: ``two of clubs``, ``yes``."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).replace("_", " ")
+
+
+def option_chips(game: dict[str, Any]) -> list[str]:
+    """The game's default options in words, for the lobby's list of games."""
+    return [
+        f"{name.replace('_', ' ')}: {_say(option['default'])}"
+        for name, option in game["options"].items()
+        if name != "preset"
+    ]
+
+
 @ensure_csrf_cookie
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby: a name, the games, a new table, the open tables."""
-    return render(request, "lobby.html", {"games": games_info()})
+    games = games_info()
+    listed = [{**game, "chips": option_chips(game)} for game in games]
+    return render(request, "lobby.html", {"games": games, "listed": listed})
 
 
 @ensure_csrf_cookie

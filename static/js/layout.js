@@ -63,7 +63,8 @@ export function trickNode(ctx, plays, { winner = null, faded = false, caption = 
     node.style.setProperty("--tilt", `${((seat * 37) % 11) - 5}deg`);
     box.append(node);
   });
-  if (caption) box.append(h("div", { class: "trick-caption", "aria-hidden": "true", text: caption }));
+  // Only a finished trick says who took it; the trick in play speaks for itself.
+  if (caption && winner !== null) box.append(h("div", { class: "trick-caption", "aria-hidden": "true", text: caption }));
   return box;
 }
 

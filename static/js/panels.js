@@ -29,13 +29,13 @@ export function renderScores(root, ctx, history) {
   root.append(t);
   const goal = ctx.game.goal ? ctx.game.goal(ctx) : "";
   if (goal) root.append(h("p", { class: "hint", text: goal }));
-  if (history.length > 1) {
+  if (history.length) {
     const hist = h("table", { class: "score-table history" });
     hist.append(h("caption", { text: "After each deal" }));
     const hr = h("tr", {}, h("th", { scope: "col", text: "Deal" }));
     table.seats.forEach((_, seat) => hr.append(h("th", { scope: "col", text: seatName(ctx, seat) })));
     hist.append(hr);
-    history.slice(0, -1).forEach((entry) => {
+    history.forEach((entry) => {
       const tr = h("tr", {}, h("th", { scope: "row", text: String(entry.deal) }));
       entry.scores.forEach((s) => tr.append(h("td", { class: "num", text: String(s) })));
       hist.append(tr);

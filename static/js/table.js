@@ -1,8 +1,9 @@
 // The table page: takes each state from the server, draws it, and turns a
 // person's clicks into one of the moves the server listed in `legal_moves`.
 
-import { TableClient } from "./client.js";
-import { cardList, cardName, handButton, installSuitSymbols } from "./cards.js";
+import { TableClient, api } from "./client.js";
+import { cardList, cardName, installSuitSymbols } from "./cards.js";
+import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
 import { h, seatName } from "./layout.js";
 import { ensurePlayer } from "./name.js";
 import { addChat, renderScores, showResult, showSummary, toast } from "./panels.js";
@@ -47,29 +48,27 @@ const client = new TableClient(room.dataset.ws, {
     $("conn").textContent = status === "open" ? "Connected" : "Reconnecting…";
     $("conn").className = `conn ${status}`;
     document.body.dataset.connection = status;
+    if (status === "lost" && !page.msg) checkTableExists();
   },
 });
 
-function send(msg) {
-  if (!client.send(msg)) toast("Not connected yet: trying again in a moment.");
+/** A socket that never opened may mean a wrong link: say so rather than retry forever. */
+async function checkTableExists() {
+  try {
+    await api(`/api/tables/${encodeURIComponent(tableId)}/`);
+  } catch (error) {
+    if (error.code !== "not_found") return;
+    client.closed = true;
+    $("lost-banner").hidden = true;
+    $("conn").textContent = "";
+    $("center").replaceChildren(
+      h("div", { class: "welcome" }, h("p", { class: "welcome-title", text: "No such table" }), h("p", {}, "This link leads nowhere. ", h("a", { href: "/", text: "Back to the lobby" }))),
+    );
+  }
 }
 
-/** Sort the legal moves into card plays, multi-card choices and other buttons. */
-function classify(legal) {
-  const plays = new Map();
-  const multi = { key: null, moves: [], cards: new Set() };
-  const others = [];
-  for (const move of legal) {
-    const [key] = Object.keys(move);
-    const value = move[key];
-    if (key === "play" && typeof value === "string") plays.set(value, move);
-    else if (Array.isArray(value) && value.every((c) => typeof c === "string")) {
-      multi.key = key;
-      multi.moves.push(move);
-      value.forEach((c) => multi.cards.add(c));
-    } else others.push(move);
-  }
-  return { plays, multi, others };
+function send(msg) {
+  if (!client.send(msg)) toast("Not connected yet: trying again in a moment.");
 }
 
 function makeMove(move) {
@@ -78,16 +77,17 @@ function makeMove(move) {
   page.selected.clear();
   $("summary").hidden = true;
   client.move(move);
-  renderHand(page.ctx);
+  drawHand(page.ctx);
   renderActions(page.ctx);
 }
 
-function chosenMove(ctx) {
-  const { multi } = ctx.moves;
-  if (!multi.key) return null;
-  const chosen = (ctx.view.hand || []).filter((c) => page.selected.has(c));
-  const wanted = JSON.stringify(chosen);
-  return multi.moves.find((m) => JSON.stringify(m[multi.key]) === wanted) || null;
+function chosen(ctx) {
+  return chosenMove((ctx.view && ctx.view.hand) || [], ctx.moves.multi, page.selected);
+}
+
+function drawHand(ctx) {
+  const hand = (ctx && ctx.view && ctx.view.hand) || [];
+  renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), page.selected, page.pending, onCard);
 }
 
 function onCard(card) {
@@ -98,52 +98,9 @@ function onCard(card) {
   else if (multi.cards.has(card)) {
     if (page.selected.has(card)) page.selected.delete(card);
     else page.selected.add(card);
-    renderHand(ctx);
+    drawHand(ctx);
     renderActions(ctx);
   }
-}
-
-/** The hand, fanned; buttons are reused by card so keyboard focus survives updates. */
-function renderHand(ctx) {
-  const root = $("hand");
-  const hand = (ctx && ctx.view && ctx.view.hand) || [];
-  const { plays, multi } = ctx ? ctx.moves : classify([]);
-  const existing = new Map([...root.children].map((b) => [b.dataset.card, b]));
-  let cursor = root.firstChild;
-  hand.forEach((card, i) => {
-    let button = existing.get(card);
-    if (!button) {
-      button = handButton(card);
-      button.addEventListener("click", () => onCard(card));
-    }
-    if (button === cursor) cursor = cursor.nextSibling;
-    else root.insertBefore(button, cursor);
-    existing.delete(card);
-    const playable = !page.pending && (plays.has(card) || multi.cards.has(card));
-    const choosing = multi.cards.has(card);
-    button.classList.toggle("legal", playable);
-    button.classList.toggle("dim", !playable && (plays.size > 0 || multi.key !== null));
-    button.classList.toggle("selected", page.selected.has(card));
-    button.setAttribute("aria-disabled", playable ? "false" : "true");
-    if (choosing) button.setAttribute("aria-pressed", page.selected.has(card) ? "true" : "false");
-    else button.removeAttribute("aria-pressed");
-    button.style.setProperty("--i", i);
-  });
-  for (const stale of existing.values()) stale.remove();
-  root.style.setProperty("--n", hand.length);
-  root.style.setProperty("--mid", (hand.length - 1) / 2);
-  fitHand();
-}
-
-/** Overlap the hand's cards so the whole hand fits the width. */
-function fitHand() {
-  const root = $("hand");
-  const n = root.childElementCount;
-  if (!n) return;
-  const width = root.clientWidth - 16;
-  const card = root.firstElementChild.getBoundingClientRect().width || 80;
-  const step = n > 1 ? Math.min(card * 0.72, (width - card) / (n - 1)) : card;
-  root.style.setProperty("--overlap", `${Math.min(0, step - card)}px`);
 }
 
 function renderActions(ctx) {
@@ -165,7 +122,7 @@ function renderActions(ctx) {
   const { multi, others } = ctx.moves;
   if (multi.key) {
     const size = multi.moves[0][multi.key].length;
-    const move = chosenMove(ctx);
+    const move = chosen(ctx);
     root.append(
       h("span", { class: "hint", text: `${page.selected.size} of ${size} chosen` }),
       h("button", {
@@ -227,20 +184,19 @@ function animateLast(ctx) {
   target.classList.add("just-played");
 }
 
+/** Note each deal's scores as it starts; a finished deal's row is the next one's start. */
 function trackHistory(ctx) {
   const view = ctx.view;
-  if (!view || !Array.isArray(view.scores)) return;
+  if (!view || !Array.isArray(view.scores)) return [];
   const deal = view.deal_number ?? view.deal ?? null;
-  if (deal === null) return;
+  if (deal === null) return [];
   const lastEntry = page.history[page.history.length - 1];
   if (lastEntry && lastEntry.deal > deal) page.history = []; // a rematch started over
-  const entry = page.history.find((e) => e.deal === deal);
-  if (entry) entry.scores = [...view.scores];
-  else page.history.push({ deal, scores: [...view.scores] });
-  // A deal's row shows the scores as it started the next deal: shift by one.
-  const shown = page.history.map((e, i) => ({ deal: e.deal, scores: (page.history[i + 1] || e).scores }));
+  if (!page.history.some((e) => e.deal === deal)) page.history.push({ deal, start: [...view.scores] });
   sessionStorage.setItem(`scores-${tableId}`, JSON.stringify(page.history));
-  return shown;
+  const rows = page.history.slice(0, -1).map((e, i) => ({ deal: e.deal, scores: page.history[i + 1].start || [] }));
+  if (view.result) rows.push({ deal, scores: [...view.result.scores] });
+  return rows;
 }
 
 function render(msg) {
@@ -275,7 +231,8 @@ function render(msg) {
 
   const info = GAMES[table.game];
   $("table-title").textContent = `${info ? info.name : table.game} · table ${table.id}`;
-  document.title = `${info ? info.name : table.game} · The Card Table`;
+  // A player in another tab sees from the tab's title that it is their turn.
+  document.title = `${legal.length ? "● Your turn · " : ""}${info ? info.name : table.game} · The Card Table`;
   document.body.dataset.status = table.status;
   document.body.dataset.game = table.game;
   document.body.dataset.myTurn = legal.length ? "yes" : "no";
@@ -291,9 +248,9 @@ function render(msg) {
   // The deal's headline reads above the felt, where no seat covers it.
   const headline = center.querySelector(".felt-info");
   $("felt-info").replaceChildren(...(headline ? [headline] : []));
-  renderHand(ctx);
+  drawHand(ctx);
   renderActions(ctx);
-  const shown = trackHistory(ctx) || [];
+  const shown = trackHistory(ctx);
   renderScores($("scores"), ctx, shown);
   animateLast(ctx);
 
@@ -310,7 +267,9 @@ function render(msg) {
   if (summary && summary.key !== page.summaryKey) {
     page.summaryKey = summary.key;
     if (!first) showSummary($("summary"), summary, () => showSummary($("summary"), null));
-  } else if (!summary) showSummary($("summary"), null);
+  }
+  // A summary stays until dismissed or until this player moves: a bot may deal
+  // the next hand at once, and the person still wants to read the last one.
 
   const finished = table.status === "finished";
   const resultKey = finished ? `${msg.version}` : null;
@@ -351,7 +310,7 @@ function setupChat() {
 installSuitSymbols();
 setupInvite();
 setupChat();
-window.addEventListener("resize", fitHand);
+window.addEventListener("resize", () => fitHand($("hand")));
 window.cardtable = { client, page, cardList };
 ensurePlayer((player) => {
   const hadPlayer = page.player;

@@ -39,6 +39,11 @@ def test_two_friends_share_a_link_and_play_hearts_to_the_end(site_server, new_pa
     # Only the host may add bots or start.
     expect(ben.get_by_role("button", name="Add bot")).to_have_count(0)
 
+    # A bot can be taken out again before the start.
+    ann.get_by_role("button", name="Add bot").first.click()
+    expect(ann.get_by_role("button", name="Add bot")).to_have_count(1)
+    ann.get_by_role("button", name="Remove bot").click()
+    expect(ann.get_by_role("button", name="Add bot")).to_have_count(2)
     fill_with_bots(ann, "random")
     expect(ben.get_by_role("button", name="Start game")).to_have_count(0)
     start(ann)
@@ -58,12 +63,18 @@ def test_two_friends_share_a_link_and_play_hearts_to_the_end(site_server, new_pa
     shot = {}
 
     def screenshot(page, moves):
-        if moves >= 16 and not shot and page is ann and page.locator(".trick .card").count() >= 2:
+        if moves >= 16 and "play" not in shot and page is ann and page.locator(".trick .card").count() >= 2:
             page.screenshot(path=str(ARTIFACTS / "hearts.png"), full_page=True)
-            shot["done"] = True
+            shot["play"] = True
+        if "summary" not in shot and page.locator("#summary:not([hidden])").count():
+            # Between deals: the points each seat took, on the felt.
+            expect(page.locator("#summary")).to_contain_text("Points taken last deal")
+            page.screenshot(path=str(ARTIFACTS / "hearts-summary.png"), full_page=True)
+            shot["summary"] = True
 
     moves = play_to_end([ann, ben], seed=7, limit=420, on_move=screenshot)
     assert moves > 26  # at least two deals' worth of human cards
+    assert shot.get("summary"), "no summary was shown between deals"
 
     for page in (ann, ben):
         dialog = page.get_by_role("dialog")

@@ -11,17 +11,17 @@ from tests.browser.driver import choose_name, create_table, fill_with_bots, play
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 GAMES = {
-    # game: (players, options by label, what the felt must show mid-play)
-    "agram": (4, {"Play to": "1"}, ".trick"),
-    "ninety_eight": (4, {"Lives": "1"}, ".big-number"),
-    "stealing_bundles": (3, {}, ".bundle"),
-    "cribbage": (2, {"Play to": "61"}, ".board"),
+    # game: (players, options by label, what the felt must show, our moves before the screenshot)
+    "agram": (4, {"Play to": "1"}, ".trick", 2),
+    "ninety_eight": (2, {"Lives": "1"}, ".big-number", 2),
+    "stealing_bundles": (3, {}, ".bundle", 3),
+    "cribbage": (2, {"Play to": "61"}, ".board", 3),
 }
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_whole_game_against_bots(site_server, new_page, game):
-    players, options, marker = GAMES[game]
+    players, options, marker, shoot_at = GAMES[game]
     page = new_page()
     page.goto(site_server.url + "/")
     choose_name(page, "Ann")
@@ -34,7 +34,7 @@ def test_a_whole_game_against_bots(site_server, new_page, game):
     shot = {}
 
     def screenshot(page, moves):
-        if moves >= 2 and not shot:
+        if moves >= shoot_at and not shot:
             page.wait_for_timeout(400)  # let the bots answer, so the table is busy
             page.screenshot(path=str(ARTIFACTS / f"{game}.png"), full_page=True)
             shot["done"] = True

@@ -53,3 +53,12 @@ def test_the_page_recovers_from_a_killed_socket_and_a_killed_server(own_server, 
     assert page.url == url
     assert hand(page) == after_pass
     assert page.errors == []
+
+
+def test_a_wrong_link_says_so_instead_of_retrying_forever(site_server, new_page):
+    page = new_page()
+    page.goto(site_server.url + "/t/no-such-table/")
+    choose_name(page, "Zed")
+    expect(page.locator("#center")).to_contain_text("No such table")
+    expect(page.get_by_role("link", name="Back to the lobby")).to_be_visible()
+    expect(page.get_by_role("alert").filter(has_text="Connection lost")).to_be_hidden()

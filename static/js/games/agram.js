@@ -6,7 +6,8 @@ import { playBubble, trickArea } from "./tricks.js";
 export default {
   center(ctx) {
     const { view } = ctx;
-    const info = h("div", { class: "felt-info" }, `Deal ${view.deal_number} · trick ${Math.min(view.tricks_played + 1, 6)} of 6`);
+    const trick = view.phase === "over" ? "" : ` · trick ${Math.min(view.tricks_played + 1, 6)} of 6`;
+    const info = h("div", { class: "felt-info" }, `Deal ${view.deal_number}${trick}`);
     return h("div", { class: "center-stack" }, info, trickArea(ctx));
   },
   bubble: playBubble,
@@ -24,7 +25,7 @@ export default {
       h("p", { text: `${who} won the sixth trick and ${who === "You" ? "score" : "scores"} a point.` }),
       h("div", { class: "summary-trick" }, trickNode(ctx, view.last_trick.cards, { winner: view.last_trick.winner, caption: "The last trick" })),
     );
-    return { key: `agram-${view.deal_number}-${view.phase}`, title: view.phase === "over" ? "The last deal" : `Deal ${view.deal_number - 1} to ${who}`, body };
+    return { key: `agram-${view.deal_number}-${view.phase === "over"}`, title: view.phase === "over" ? "The last deal" : `Deal ${view.deal_number - 1} to ${who}`, body };
   },
   resultNote(ctx) {
     const s = this.summary(ctx);

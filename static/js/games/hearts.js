@@ -18,7 +18,8 @@ export default {
       parts.push(h("p", { class: "felt-note", text: waiting.length ? `Still choosing: ${waiting.join(", ")}` : "" }));
     } else {
       const broken = view.hearts_broken ? " · hearts broken" : "";
-      parts.push(h("div", { class: "felt-info" }, `Deal ${view.deal_number} · trick ${Math.min(view.tricks_played + 1, 99)}${broken}`));
+      const trick = view.phase === "play" ? ` · trick ${view.tricks_played + 1}` : "";
+      parts.push(h("div", { class: "felt-info" }, `Deal ${view.deal_number}${trick}${broken}`));
       parts.push(trickArea(ctx));
       if (view.received && view.tricks_played === 0 && !(view.trick || []).length) {
         parts.push(h("p", { class: "felt-note", text: `You received ${view.received.map(cardShort).join(" ")}` }));
@@ -33,7 +34,7 @@ export default {
     return null;
   },
   bubble(move) {
-    return move.pass ? "Passed" : playBubble(move);
+    return move.pass ? "" : playBubble(move);
   },
   describe(move) {
     if (move.pass) return Array.isArray(move.pass) ? `passed ${cardList(move.pass)}` : "passed three cards";
@@ -52,10 +53,10 @@ export default {
     const { view } = ctx;
     if (!view.last_deal) return null;
     const { points, moon } = view.last_deal;
-    const rows = [["Player", "Points"], ...points.map((p, seat) => [seatName(ctx, seat), String(p)])];
+    const rows = [["", ...points.map((_, seat) => seatName(ctx, seat))], ["Points", ...points.map(String)]];
     const body = h("div", {}, simpleTable(rows, "Points taken last deal"));
     if (moon !== null && moon !== undefined) body.prepend(h("p", { class: "moon", text: `${seatName(ctx, moon)} shot the moon!` }));
-    return { key: `hearts-${view.deal_number}-${view.phase}`, title: view.phase === "over" ? "The last deal" : `Deal ${view.deal_number - 1} is over`, body };
+    return { key: `hearts-${view.deal_number}-${view.phase === "over"}`, title: view.phase === "over" ? "The last deal" : `Deal ${view.deal_number - 1} is over`, body };
   },
   resultNote(ctx) {
     const s = this.summary(ctx);

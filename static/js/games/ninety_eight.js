@@ -39,7 +39,7 @@ export default {
       last.loser === null || last.loser === undefined
         ? "Nobody went over 98."
         : `${seatName(ctx, last.loser)} played ${cardShort(last.card)} and took the total to ${last.total}.`;
-    return { key: `n98-${ctx.view.deal_number}-${ctx.view.phase}`, title: "Over 98!", body: h("p", { text }) };
+    return { key: `n98-${ctx.view.deal_number}-${ctx.view.phase === "over"}`, title: "Over 98!", body: h("p", { text }) };
   },
   resultNote(ctx) {
     const s = this.summary(ctx);

@@ -1,0 +1,72 @@
+// The player's hand: fanned card buttons, marked legal, selectable for
+// multi-card moves. Which cards are legal comes from `legal_moves` only.
+
+import { handButton } from "./cards.js";
+
+/** Sort the legal moves into card plays, multi-card choices and other buttons. */
+export function classify(legal) {
+  const plays = new Map();
+  const multi = { key: null, moves: [], cards: new Set() };
+  const others = [];
+  for (const move of legal) {
+    const [key] = Object.keys(move);
+    const value = move[key];
+    if (key === "play" && typeof value === "string") plays.set(value, move);
+    else if (Array.isArray(value) && value.every((c) => typeof c === "string")) {
+      multi.key = key;
+      multi.moves.push(move);
+      value.forEach((c) => multi.cards.add(c));
+    } else others.push(move);
+  }
+  return { plays, multi, others };
+}
+
+/** The legal multi-card move made of exactly the selected cards, or null. */
+export function chosenMove(hand, multi, selected) {
+  if (!multi.key) return null;
+  // Moves list their cards in card order, as the hand is sorted: compare in hand order.
+  const wanted = JSON.stringify(hand.filter((c) => selected.has(c)));
+  return multi.moves.find((m) => JSON.stringify(m[multi.key]) === wanted) || null;
+}
+
+/**
+ * Draw `hand` into `root`. Buttons are reused by card so keyboard focus survives
+ * updates; `onCard(card)` runs on click, tap or Enter.
+ */
+export function renderHand(root, hand, moves, selected, pending, onCard) {
+  const { plays, multi } = moves;
+  const existing = new Map([...root.children].map((b) => [b.dataset.card, b]));
+  let cursor = root.firstChild;
+  hand.forEach((card, i) => {
+    let button = existing.get(card);
+    if (!button) {
+      button = handButton(card);
+      button.addEventListener("click", () => onCard(card));
+    }
+    if (button === cursor) cursor = cursor.nextSibling;
+    else root.insertBefore(button, cursor);
+    existing.delete(card);
+    const playable = !pending && (plays.has(card) || multi.cards.has(card));
+    button.classList.toggle("legal", playable);
+    button.classList.toggle("dim", !playable && (plays.size > 0 || multi.key !== null));
+    button.classList.toggle("selected", selected.has(card));
+    button.setAttribute("aria-disabled", playable ? "false" : "true");
+    if (multi.cards.has(card)) button.setAttribute("aria-pressed", selected.has(card) ? "true" : "false");
+    else button.removeAttribute("aria-pressed");
+    button.style.setProperty("--i", i);
+  });
+  for (const stale of existing.values()) stale.remove();
+  root.style.setProperty("--n", hand.length);
+  root.style.setProperty("--mid", (hand.length - 1) / 2);
+  fitHand(root);
+}
+
+/** Overlap the hand's cards so the whole hand fits the width. */
+export function fitHand(root) {
+  const n = root.childElementCount;
+  if (!n) return;
+  const width = root.clientWidth - 16;
+  const card = root.firstElementChild.getBoundingClientRect().width || 80;
+  const step = n > 1 ? Math.min(card * 0.72, (width - card) / (n - 1)) : card;
+  root.style.setProperty("--overlap", `${Math.min(0, step - card)}px`);
+}

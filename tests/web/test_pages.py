@@ -1,0 +1,37 @@
+"""The lobby and table pages render server-side: the forms, the games, the scripts."""
+
+from __future__ import annotations
+
+from cardtable.web.views import option_chips
+from games import GAMES
+
+
+def test_the_lobby_lists_every_game_with_its_players_and_options(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="name-input"' in html and ">Your name<" in html and ">Play<" in html
+    assert ">Create table<" in html and 'for="game-select">Game<' in html
+    for game in GAMES.values():
+        assert f'<option value="{game.info.id}">{game.info.name}</option>' in html
+        assert f"{game.info.min_players}\u2013{game.info.max_players} players" in html
+    assert "csrftoken" in response.cookies
+    assert "/static/js/lobby.js" in html
+
+
+def test_a_table_page_knows_its_websocket(client):
+    response = client.get("/t/abc123/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'data-ws="/ws/tables/abc123/"' in html
+    assert ">Copy invite link<" in html and 'role="log"' in html
+    assert 'aria-live="polite"' in html
+    assert "/static/js/table.js" in html
+
+
+def test_option_chips_read_as_words():
+    hearts = GAMES["hearts"].info.to_json()
+    chips = option_chips(hearts)
+    assert "first trick points: no" in chips
+    assert "first lead: two of clubs" in chips
+    assert not any(chip.startswith("preset") for chip in chips)
