@@ -94,7 +94,9 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     import dj_database_url
 
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # Seconds a database connection is kept open between requests (0: close each time).
+    CONN_MAX_AGE = int(os.environ.get("CONN_MAX_AGE", "60"))
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=CONN_MAX_AGE)}
     if os.environ.get("TEST_DATABASE_NAME"):  # lets parallel test runs share one server
         DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 else:

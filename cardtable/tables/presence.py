@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from cardtable.tables import broadcast
@@ -24,6 +25,15 @@ def _ttl() -> timedelta:
 
 def _live(table_id: str):
     return Connection.objects.filter(table_id=table_id, seen__gte=timezone.now() - _ttl())
+
+
+def live_connection() -> Exists:
+    """An annotation for a ``Seat`` query: whether the seat's player has a live connection."""
+    return Exists(
+        Connection.objects.filter(
+            table_id=OuterRef("table_id"), player_id=OuterRef("player_id"), seen__gte=timezone.now() - _ttl()
+        )
+    )
 
 
 def live_players(table_id: str) -> set[int]:

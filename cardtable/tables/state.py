@@ -27,7 +27,7 @@ def game_state(table: Table) -> Any:
     key = (table.pk, table.version)
     state = _STATES.get(key)
     if state is None:
-        state = get_game(table.game).from_json(table.state)
+        state = get_game(table.game).from_json(table.state)  # may load a deferred column
         _STATES[key] = state
         if len(_STATES) > _CACHE_SIZE:
             _STATES.popitem(last=False)
@@ -68,10 +68,25 @@ def table_json(table: Table, seats: list[Seat], live: set[int]) -> dict[str, Any
 
 
 def load(table_id: str) -> tuple[Table, list[Seat], set[int]]:
-    """Read a table, its seats and the ids of its connected players."""
-    table = Table.objects.select_related("host").get(pk=table_id)
-    seats = list(table.seats.select_related("player").order_by("index"))
-    return table, seats, presence.live_players(table_id)
+    """Read a table, its seats and the ids of its connected seated players, in one query.
+
+    This runs once per connection after every change, so it is kept to a single
+    query; the state column is left out and read only when this process has not
+    parsed that version yet (``game_state``).
+    """
+    seats = list(
+        Seat.objects.filter(table_id=table_id)
+        .select_related("player", "table", "table__host")
+        .defer("table__state")
+        .annotate(live=presence.live_connection())
+        .order_by("index")
+    )
+    if not seats:
+        raise Table.DoesNotExist(f"there is no table {table_id!r}")
+    table = seats[0].table
+    for seat in seats:
+        seat.table = table  # one Table object for all seats
+    return table, seats, {seat.player_id for seat in seats if seat.live}
 
 
 def state_message(table_id: str, player_id: int | None) -> dict[str, Any]:
@@ -87,11 +102,13 @@ def state_message(table_id: str, player_id: int | None) -> dict[str, Any]:
         "legal_moves": [],
         "to_act": [],
     }
-    if table.state is not None:
+    if table.game_number > 0:  # a game has started (not table.state: a deferred column)
         game = get_game(table.game)
         state = game_state(table)
         message["view"] = game.view(state, seat)
-        message["to_act"] = list(game.to_act(state))
+        # Only a running game has seats to act (staff may end a table mid-game).
+        if table.status == Table.PLAYING:
+            message["to_act"] = list(game.to_act(state))
         if seat is not None and seat in message["to_act"]:
             message["legal_moves"] = list(game.legal_moves(state, seat))
     return message

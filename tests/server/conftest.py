@@ -7,10 +7,11 @@ import json
 from typing import Any
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
+from django.db import connections
 
 from cardtable.tables.bots import driver
 from cardtable.tables.identity import SESSION_KEY
@@ -49,6 +50,8 @@ async def close_clients() -> Any:
         await OPEN.pop().close()
     driver.reset()
     await asyncio.sleep(0.05)
+    # The worker thread's connection must go, or PostgreSQL cannot drop the test database.
+    await database_sync_to_async(connections.close_all)()
 
 
 class Client:
@@ -119,4 +122,4 @@ class Client:
 
 async def new_player(name: str) -> tuple[Player, str]:
     """``make_player`` from async code."""
-    return await sync_to_async(make_player)(name)
+    return await database_sync_to_async(make_player)(name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 
 from cardtable.tables import services
 from cardtable.tables.models import ChatMessage, Table
@@ -38,12 +38,12 @@ def playing_table(bot: bool = False) -> tuple[Table, list]:
 
 async def expect(client: Client, message: dict | str, code: str, table_id: str) -> dict:
     """Send ``message``, expect error ``code``, and check the table did not change."""
-    before = await sync_to_async(snapshot)(table_id)
+    before = await database_sync_to_async(snapshot)(table_id)
     await client.send(message)
     error = await client.error()
     assert error["code"] == code, error
     assert error["message"]
-    assert await sync_to_async(snapshot)(table_id) == before
+    assert await database_sync_to_async(snapshot)(table_id) == before
     return error
 
 
@@ -59,7 +59,7 @@ async def turn_clients(table: Table, people: list) -> tuple[Client, Client, dict
 
 
 async def test_frames_that_are_not_messages() -> None:
-    table, people = await sync_to_async(playing_table)()
+    table, people = await database_sync_to_async(playing_table)()
     client = await Client(table.pk, people[0][1]).connect()
     await expect(client, "x" * 16_385, "too_large", table.pk)
     await expect(client, "not json", "bad_message", table.pk)
@@ -83,7 +83,7 @@ async def test_frames_that_are_not_messages() -> None:
 
 
 async def test_too_large_comes_before_bad_message_and_an_exact_16k_frame_is_read() -> None:
-    table, people = await sync_to_async(playing_table)()
+    table, people = await database_sync_to_async(playing_table)()
     client = await Client(table.pk, people[0][1]).connect()
     await expect(client, "{" * 20_000, "too_large", table.pk)
     padded = json.dumps({"type": "sync", "pad": ""})
@@ -95,7 +95,7 @@ async def test_too_large_comes_before_bad_message_and_an_exact_16k_frame_is_read
 
 async def test_rate_limit_comes_before_everything_but_size(settings) -> None:
     settings.WS_RATE, settings.WS_BURST = 0.01, 3
-    table, people = await sync_to_async(playing_table)()
+    table, people = await database_sync_to_async(playing_table)()
     client = await Client(table.pk, people[0][1]).connect()
     for _ in range(3):
         await client.send({"type": "sync"})
@@ -106,7 +106,7 @@ async def test_rate_limit_comes_before_everything_but_size(settings) -> None:
 
 async def test_chat_is_limited_in_length_and_rate_and_kept_as_text(settings) -> None:
     settings.CHAT_RATE, settings.CHAT_BURST = 0.01, 4  # two bad lines count too
-    table, people = await sync_to_async(playing_table)()
+    table, people = await database_sync_to_async(playing_table)()
     a = await Client(table.pk, people[0][1]).connect()
     b = await Client(table.pk, people[1][1]).connect()
     await expect(a, {"type": "chat", "text": "x" * 501}, "bad_message", table.pk)
@@ -125,7 +125,7 @@ async def test_chat_is_limited_in_length_and_rate_and_kept_as_text(settings) -> 
 
 
 async def test_spectators_may_only_watch() -> None:
-    table, _ = await sync_to_async(playing_table)()
+    table, _ = await database_sync_to_async(playing_table)()
     spectator = await Client(table.pk).connect()
     assert spectator.state["you"] == {"seat": None, "host": False}
     assert spectator.state["legal_moves"] == [] and "hand" not in spectator.state["view"]
@@ -144,7 +144,7 @@ async def test_spectators_may_only_watch() -> None:
 async def test_seating_errors_in_order() -> None:
     ann, ann_cookie = await new_player("Ann")
     _bob, bob_cookie = await new_player("Bob")
-    table = await sync_to_async(services.create_table)(ann, "agram", 3, {})
+    table = await database_sync_to_async(services.create_table)(ann, "agram", 3, {})
     a = await Client(table.pk, ann_cookie).connect()
     b = await Client(table.pk, bob_cookie).connect()
     await a.send({"type": "sit", "seat": 0})
@@ -175,7 +175,7 @@ async def test_seating_errors_in_order() -> None:
 
 
 async def test_move_errors_in_order() -> None:
-    table, people = await sync_to_async(playing_table)()
+    table, people = await database_sync_to_async(playing_table)()
     actor, other, state = await turn_clients(table, people)
     version = state["version"]
     game = get_game("agram")
@@ -204,7 +204,7 @@ async def test_move_errors_in_order() -> None:
 
 
 async def test_no_move_after_the_game_ended() -> None:
-    table, people = await sync_to_async(playing_table)(bot=True)
+    table, people = await database_sync_to_async(playing_table)(bot=True)
     ann = await Client(table.pk, people[0][1]).connect()
     while ann.state["table"]["status"] != "finished":
         if ann.state["legal_moves"]:
@@ -229,7 +229,7 @@ async def test_an_unknown_table_and_a_foreign_origin_are_refused() -> None:
     error = await ghost.receive()
     assert error["type"] == "error" and error["code"] == "not_found"
     assert (await ghost.comm.receive_output(timeout=5))["type"] == "websocket.close"
-    table, people = await sync_to_async(playing_table)()
+    table, people = await database_sync_to_async(playing_table)()
     foreign = Client(table.pk, people[0][1], origin=b"http://evil.example")
     connected, _ = await foreign.comm.connect(timeout=10)
     assert not connected

@@ -12,7 +12,7 @@ import asyncio
 import random
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 
 from cardtable.tables import services
 from cardtable.tables.models import Match, Table
@@ -55,7 +55,9 @@ async def test_whole_game_over_websockets(game_id: str) -> None:
     seats = game.info.default_players
     humans = max(1, seats - 1)
     players = [await new_player(f"P{i}") for i in range(humans)]
-    table = await sync_to_async(services.create_table)(players[0][0], game_id, seats, short_options(game_id))
+    table = await database_sync_to_async(services.create_table)(
+        players[0][0], game_id, seats, short_options(game_id)
+    )
     clients = [await Client(table.pk, cookie).connect() for _, cookie in players]
     spectator = await Client(table.pk).connect()
     for index, client in enumerate(clients):
@@ -74,18 +76,18 @@ async def test_whole_game_over_websockets(game_id: str) -> None:
         timeout=240,
     )
 
-    table = await sync_to_async(Table.objects.get)(pk=table.pk)
+    table = await database_sync_to_async(Table.objects.get)(pk=table.pk)
     assert table.status == "finished"
-    match = await sync_to_async(Match.objects.get)(table=table, number=1)
+    match = await database_sync_to_async(Match.objects.get)(table=table, number=1)
     assert match.result is not None and match.finished is not None
     final = clients[0].state
     assert final["view"]["result"] == match.result
     # The stored state is exactly the one rebuilt from the seed and the log.
-    replayed = await sync_to_async(_last_state)(match)
+    replayed = await database_sync_to_async(_last_state)(match)
     assert replayed == table.state
     received = {i: c.messages for i, c in enumerate(clients)}
     received[None] = spectator.messages
-    checked = await sync_to_async(check_messages)(table.pk, received)
+    checked = await database_sync_to_async(check_messages)(table.pk, received)
     assert checked > 10
     for client in [*clients, spectator]:
         await client.close()

@@ -6,7 +6,7 @@ import asyncio
 import threading
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.db import connection
 
 from cardtable.tables import services
@@ -34,7 +34,7 @@ def state_of(table: Table):
 
 
 async def test_two_tabs_of_one_player_race_and_exactly_one_move_is_applied() -> None:
-    table, people = await sync_to_async(humans_table)("agram", 2)
+    table, people = await database_sync_to_async(humans_table)("agram", 2)
     game = get_game("agram")
     seat = game.to_act(state_of(table))[0]
     tabs = [await Client(table.pk, people[seat][1]).connect() for _ in range(2)]
@@ -52,9 +52,9 @@ async def test_two_tabs_of_one_player_race_and_exactly_one_move_is_applied() -> 
         await tab.quiet()
     errors = [m for tab in tabs for m in tab.messages if m["type"] == "error"]
     assert len(errors) == 1 and errors[0]["code"] in ("stale_version", "not_your_turn")
-    after = await sync_to_async(Table.objects.get)(pk=table.pk)
+    after = await database_sync_to_async(Table.objects.get)(pk=table.pk)
     assert after.version == version + 1
-    assert await sync_to_async(MoveRecord.objects.filter(match__table=table).count)() == 1
+    assert await database_sync_to_async(MoveRecord.objects.filter(match__table=table).count)() == 1
     for tab in tabs:
         assert tab.state["version"] == version + 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 
 from cardtable.tables import broadcast, services, state
 from cardtable.tables.bots import driver
@@ -54,17 +54,17 @@ def moves_by() -> list[tuple[int, str]]:
 async def wait_until_ann_acts(ann: Client) -> None:
     """Read Ann's states until she is to act or the game is over."""
     while not (ann.state["legal_moves"] or ann.state["table"]["status"] == "finished"):
-        await ann.next_state(timeout=5)
+        await ann.next_state(timeout=15)
 
 
 async def test_a_reconnecting_client_gets_what_it_missed() -> None:
-    table, people = await sync_to_async(playing_table)()
+    table, people = await database_sync_to_async(playing_table)()
     ann = await Client(table.pk, people[0][1]).connect()
     bob = await Client(table.pk, people[1][1]).connect()
     await bob.close()
-    mover = (await sync_to_async(to_act)(table.pk))[0]
-    move, version = await sync_to_async(move_for)(table.pk, mover)
-    await sync_to_async(services.apply_move)(table.pk, move, version, seat=mover)
+    mover = (await database_sync_to_async(to_act)(table.pk))[0]
+    move, version = await database_sync_to_async(move_for)(table.pk, mover)
+    await database_sync_to_async(services.apply_move)(table.pk, move, version, seat=mover)
     await ann.until(lambda m: m["type"] == "state" and m["version"] == version + 1)
     bob = await Client(table.pk, people[1][1]).connect()
     assert bob.state["version"] == version + 1
@@ -73,13 +73,13 @@ async def test_a_reconnecting_client_gets_what_it_missed() -> None:
 
 
 async def test_a_missed_wake_is_repaired_by_sync(monkeypatch: pytest.MonkeyPatch) -> None:
-    table, people = await sync_to_async(playing_table)()
+    table, people = await database_sync_to_async(playing_table)()
     ann = await Client(table.pk, people[0][1]).connect()
     await ann.quiet()
     monkeypatch.setattr(broadcast, "_send", lambda *args: None)  # the channel layer loses the wake
-    mover = (await sync_to_async(to_act)(table.pk))[0]
-    move, version = await sync_to_async(move_for)(table.pk, mover)
-    await sync_to_async(services.apply_move)(table.pk, move, version, seat=mover)
+    mover = (await database_sync_to_async(to_act)(table.pk))[0]
+    move, version = await database_sync_to_async(move_for)(table.pk, mover)
+    await database_sync_to_async(services.apply_move)(table.pk, move, version, seat=mover)
     assert await ann.comm.receive_nothing(timeout=0.3)
     assert ann.state["version"] == version
     await ann.send({"type": "sync"})
@@ -88,24 +88,24 @@ async def test_a_missed_wake_is_repaired_by_sync(monkeypatch: pytest.MonkeyPatch
 
 async def test_a_bot_stands_in_for_an_absent_human_until_they_return(settings) -> None:
     settings.DISCONNECT_GRACE = 0.3
-    table, people = await sync_to_async(playing_table)()
+    table, people = await database_sync_to_async(playing_table)()
     ann = await Client(table.pk, people[0][1]).connect()
     bob = await Client(table.pk, people[1][1]).connect()
     await ann.until(lambda m: m["type"] == "state" and m["table"]["seats"][1]["connected"])
     await bob.close()
-    seat = await ann.until(lambda m: m["type"] == "state" and m["table"]["seats"][1]["stand_in"], timeout=5)
+    seat = await ann.until(lambda m: m["type"] == "state" and m["table"]["seats"][1]["stand_in"], timeout=15)
     assert seat["table"]["seats"][1]["connected"] is False
     # The stand-in plays Bob's turns, so the game moves on without him.
     await wait_until_ann_acts(ann)
-    if (1, "stand_in") not in await sync_to_async(moves_by)():  # Ann was to act first
+    if (1, "stand_in") not in await database_sync_to_async(moves_by)():  # Ann was to act first
         await ann.send({"type": "move", "move": ann.state["legal_moves"][0], "version": ann.state["version"]})
         await ann.next_state()
         await wait_until_ann_acts(ann)
-    bys = await sync_to_async(moves_by)()
+    bys = await database_sync_to_async(moves_by)()
     assert (1, "stand_in") in bys and all(by == "human" for s, by in bys if s == 0)
     bob = await Client(table.pk, people[1][1]).connect()
     assert bob.state["table"]["seats"][1]["stand_in"] is False and bob.state["table"]["seats"][1]["connected"]
-    assert not await sync_to_async(Seat.objects.filter(stand_in=True).exists)()
+    assert not await database_sync_to_async(Seat.objects.filter(stand_in=True).exists)()
     # Back in his seat, Bob's turn waits for Bob.
     await ann.quiet()
     if ann.state["table"]["status"] == "playing" and ann.state["legal_moves"]:
@@ -115,50 +115,50 @@ async def test_a_bot_stands_in_for_an_absent_human_until_they_return(settings) -
         if bob.state["legal_moves"]:
             version = bob.state["version"]
             await asyncio.sleep(0.5)
-            assert (await sync_to_async(Table.objects.get)(pk=table.pk)).version == version
+            assert (await database_sync_to_async(Table.objects.get)(pk=table.pk)).version == version
 
 
 async def test_after_a_restart_a_pending_bot_turn_resumes_from_the_database(settings) -> None:
     settings.BOT_PAUSE = 60  # the bot's turn is pending when the "process" dies
-    table, people = await sync_to_async(playing_table)(bot=True)
+    table, people = await database_sync_to_async(playing_table)(bot=True)
     ann = await Client(table.pk, people[0][1]).connect()
     if ann.state["legal_moves"]:
         await ann.send({"type": "move", "move": ann.state["legal_moves"][0], "version": ann.state["version"]})
         await ann.until(lambda m: m["type"] == "state" and m["to_act"] == [1])
     await asyncio.sleep(0.1)
-    version = (await sync_to_async(Table.objects.get)(pk=table.pk)).version
-    assert await sync_to_async(to_act)(table.pk) == [1]
+    version = (await database_sync_to_async(Table.objects.get)(pk=table.pk)).version
+    assert await database_sync_to_async(to_act)(table.pk) == [1]
     # The process dies: every scheduled turn, cached state and connection is gone,
     # and a dead connection's row is left behind.
     await ann.close()
     driver.reset()
     state._STATES.clear()
-    await sync_to_async(Connection.objects.create)(
+    await database_sync_to_async(Connection.objects.create)(
         channel="dead-process!1", table_id=table.pk, player=people[0][0], seen="2000-01-01T00:00:00Z"
     )
     settings.BOT_PAUSE = 0
     await driver.resume_all()
     for _ in range(100):  # the bot plays until it is Ann's turn (it may win a trick and lead again)
-        after = await sync_to_async(Table.objects.get)(pk=table.pk)
+        after = await database_sync_to_async(Table.objects.get)(pk=table.pk)
         if after.version > version and (
-            after.status == "finished" or await sync_to_async(to_act)(table.pk) == [0]
+            after.status == "finished" or await database_sync_to_async(to_act)(table.pk) == [0]
         ):
             break
         await asyncio.sleep(0.05)
     assert after.version > version
-    resumed = await sync_to_async(
+    resumed = await database_sync_to_async(
         lambda: list(MoveRecord.objects.filter(version__gt=version).values_list("by"))
     )()
     assert resumed and set(resumed) == {("bot",)}
-    assert await sync_to_async(log_is_whole)(table.pk)
-    assert not await sync_to_async(Connection.objects.filter(channel="dead-process!1").exists)()
+    assert await database_sync_to_async(log_is_whole)(table.pk)
+    assert not await database_sync_to_async(Connection.objects.filter(channel="dead-process!1").exists)()
     ann = await Client(table.pk, people[0][1]).connect()
     assert ann.state["version"] == after.version
     assert ann.state["table"]["status"] == "finished" or ann.state["legal_moves"]
 
 
 async def test_rematch_starts_a_new_game_with_the_same_seats() -> None:
-    table, people = await sync_to_async(playing_table)(bot=True)
+    table, people = await database_sync_to_async(playing_table)(bot=True)
     ann = await Client(table.pk, people[0][1]).connect()
     while ann.state["table"]["status"] != "finished":
         if ann.state["legal_moves"]:
@@ -170,4 +170,4 @@ async def test_rematch_starts_a_new_game_with_the_same_seats() -> None:
     fresh = await ann.until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")
     assert fresh["table"]["game_number"] == 2 and "result" not in fresh["view"]
     assert [s["kind"] for s in fresh["table"]["seats"]] == ["human", "bot"]
-    assert await sync_to_async(lambda: Table.objects.get(pk=table.pk).matches.count())() == 2
+    assert await database_sync_to_async(lambda: Table.objects.get(pk=table.pk).matches.count())() == 2
