@@ -587,7 +587,8 @@ def replay(db: Database, table_id: str) -> tuple[dict, list[dict]]:
 
     row = db.table(table_id)
     match = db.match(table_id, row["game_number"])
-    log = db.moves(match["id"])
+    # The row is read first: moves logged after it (bots play on meanwhile) are not in it.
+    log = [r for r in db.moves(match["id"]) if r["version"] <= row["version"]]
     game = get_game(row["game"])
     state = game.new(match["players"], match["options"], match["seed"])
     for record in log:
