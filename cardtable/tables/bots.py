@@ -90,11 +90,12 @@ class BotDriver:
 
     def reset(self) -> None:
         """Forget every scheduled turn and timer (a process stopping, or a test simulating it)."""
-        for task in self.tasks.values():
+        for task in [*self.tasks.values(), *self.graces, *([self.resuming] if self.resuming else [])]:
             task.cancel()
         for timer in self.timers:
             timer.cancel()
-        self.tasks, self.again, self.timers, self.loop = {}, set(), [], None
+        self.tasks, self.again, self.timers, self.graces = {}, set(), [], set()
+        self.loop = self.resuming = None
 
     async def resume_all(self) -> None:
         """Resume every game in the database: bots' turns and running graces."""
@@ -156,7 +157,8 @@ class BotDriver:
         """Check after ``delay`` seconds whether a bot should stand in for an absent human."""
         if self.loop is None or self.loop.is_closed():
             return
-        self.timers = [t for t in self.timers if not t.cancelled()]
+        now = self.loop.time()
+        self.timers = [t for t in self.timers if not t.cancelled() and t.when() > now]
         self.timers.append(
             self.loop.call_later(delay, self._grace_due, table_id, index, context=contextvars.Context())
         )

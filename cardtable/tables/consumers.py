@@ -49,6 +49,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: str
     player: Player | None
     sent_version = -1
+    joined = False
 
     async def connect(self) -> None:
         """Accept the connection, join the table's group and send the current state."""
@@ -62,16 +63,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_json({"type": "error", "code": "not_found", "message": "there is no such table"})
             await self.close(code=4404)
             return
+        self.joined = True
+        self.heartbeat = asyncio.ensure_future(self._heartbeat())
         await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
         await database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
         await self._send_state()
         for line in await database_sync_to_async(_recent_chat)(self.table_id):
             await self._send_json(line)
-        self.heartbeat = asyncio.ensure_future(self._heartbeat())
 
     async def disconnect(self, code: int) -> None:
         """Leave the group and presence; start the grace if a seated human has gone."""
-        if hasattr(self, "heartbeat"):
+        if self.joined:
             self.heartbeat.cancel()
             await self.channel_layer.group_discard(broadcast.group_name(self.table_id), self.channel_name)
             away = await database_sync_to_async(presence.leave)(self.channel_name)
