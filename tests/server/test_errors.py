@@ -233,3 +233,25 @@ async def test_an_unknown_table_and_a_foreign_origin_are_refused() -> None:
     foreign = Client(table.pk, people[0][1], origin=b"http://evil.example")
     connected, _ = await foreign.comm.connect(timeout=10)
     assert not connected
+
+
+def logged_in_cookie() -> str:
+    """A session cookie of a logged-in Django user (no guest name given)."""
+    from django.contrib.auth.models import User
+    from django.test import Client as HttpClient
+
+    client = HttpClient()
+    client.force_login(User.objects.create_user("dora", password="pw-123456789"))
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+async def test_a_logged_in_user_sits_and_chats_over_the_websocket() -> None:
+    cookie = await database_sync_to_async(logged_in_cookie)()
+    ann, _ = await new_player("Ann")
+    table = await database_sync_to_async(services.create_table)(ann, "agram", 2, {})
+    dora = await Client(table.pk, cookie).connect()
+    await dora.send({"type": "sit", "seat": 1})
+    state = await dora.until(lambda m: m["type"] == "state" and m["you"]["seat"] == 1)
+    assert state["table"]["seats"][1]["name"] == "dora" and state["table"]["seats"][1]["connected"]
+    await dora.send({"type": "chat", "text": "hi"})
+    assert (await dora.until(lambda m: m["type"] == "chat"))["name"] == "dora"
