@@ -170,6 +170,9 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = _env_bool("SECURE_COOKIES", True)
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Off unless asked: the proxy in front usually redirects, and HSTS cannot be undone.
+    SECURE_SSL_REDIRECT = _env_bool("SECURE_SSL_REDIRECT", False)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
     X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
