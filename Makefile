@@ -12,6 +12,9 @@ run: install
 	$(PYTHON) manage.py migrate --noinput
 	$(PYTHON) -m daphne -b $(HOST) -p $(PORT) cardtable.asgi:application
 
+# pytest runs everything; tests/server/test_backends.py also reruns the server
+# suite on PostgreSQL + Redis, and tests/server/test_daphne.py starts two Daphnes
+# on them (both skip without the services, and fail under CARDTABLE_REQUIRE_SERVICES=1).
 test: install
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m pytest
