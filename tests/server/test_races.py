@@ -47,9 +47,13 @@ async def test_two_tabs_of_one_player_race_and_exactly_one_move_is_applied() -> 
         tabs[0].send({"type": "move", "move": first, "version": version, "id": "a"}),
         tabs[1].send({"type": "move", "move": second, "version": version, "id": "b"}),
     )
-    await asyncio.sleep(0.3)
+    # Both tabs hear of the winning move; the loser also gets its error.
     for tab in tabs:
-        await tab.quiet()
+        await tab.until(lambda m: m["type"] == "state" and m["version"] == version + 1)
+    async with asyncio.timeout(10):
+        while not (errors := [m for tab in tabs for m in tab.messages if m["type"] == "error"]):
+            await asyncio.gather(*(tab.quiet(0.1) for tab in tabs))
+    await asyncio.gather(*(tab.quiet(0.2) for tab in tabs))
     errors = [m for tab in tabs for m in tab.messages if m["type"] == "error"]
     assert len(errors) == 1 and errors[0]["code"] in ("stale_version", "not_your_turn")
     after = await database_sync_to_async(Table.objects.get)(pk=table.pk)
