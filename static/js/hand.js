@@ -35,6 +35,7 @@ export function chosenMove(hand, multi, selected) {
  */
 export function renderHand(root, hand, moves, selected, pending, onCard) {
   const { plays, multi } = moves;
+  const focused = [...root.children].indexOf(document.activeElement);
   const existing = new Map([...root.children].map((b) => [b.dataset.card, b]));
   let cursor = root.firstChild;
   hand.forEach((card, i) => {
@@ -56,6 +57,10 @@ export function renderHand(root, hand, moves, selected, pending, onCard) {
     button.style.setProperty("--i", i);
   });
   for (const stale of existing.values()) stale.remove();
+  // A keyboard player whose card just left the hand keeps the focus in the hand.
+  if (focused >= 0 && !root.contains(document.activeElement) && root.childElementCount) {
+    root.children[Math.min(focused, root.childElementCount - 1)].focus();
+  }
   root.style.setProperty("--n", hand.length);
   root.style.setProperty("--mid", (hand.length - 1) / 2);
   fitHand(root);

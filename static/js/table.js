@@ -151,6 +151,8 @@ function turnText(ctx) {
     return "Your turn: play a card";
   }
   const others = toAct.filter((s) => s !== ctx.me || !ctx.seated);
+  const special = others.length === 1 && ctx.game.waitText ? ctx.game.waitText(ctx, others[0]) : null;
+  if (special) return special;
   if (view && view.turn !== null && view.turn !== undefined) return `${seatName(ctx, view.turn)} to play`;
   return others.length ? `Waiting for ${others.map((s) => seatName(ctx, s)).join(", ")}` : "";
 }

@@ -67,7 +67,8 @@ function peggedText(ctx) {
 
 function showTable(ctx, entry) {
   const owner = seatName(ctx, entry.seat);
-  const title = entry.crib ? `${owner}'s crib` : `${owner}'s hand`;
+  const whose = owner === "You" ? "Your" : `${owner}'s`;
+  const title = entry.crib ? `${whose} crib` : `${whose} hand`;
   const list = h("ul", { class: "show-items" });
   for (const item of entry.items) {
     list.append(h("li", {}, h("span", { class: "item-kind", text: item.kind }), " ", h("span", { class: "item-cards", text: item.cards.map(cardShort).join(" ") }), h("span", { class: "item-points", text: String(item.points) })));
@@ -136,6 +137,11 @@ export default {
     const n = multi.moves[0][multi.key].length;
     const dealer = seatName(ctx, ctx.view.dealer);
     return `Your turn: choose ${n} card${n > 1 ? "s" : ""} for ${dealer === "You" ? "your" : `${dealer}'s`} crib`;
+  },
+  waitText(ctx, seat) {
+    if (ctx.view.phase !== "show") return null;
+    const name = seatName(ctx, seat);
+    return `The show: ${name} ${name === "You" ? "deal" : "deals"} next`;
   },
   goal(ctx) {
     return `First to ${ctx.view.target} points wins.`;
