@@ -32,12 +32,19 @@ const page = {
   summaryKey: null,
   summaryClosed: null,
   resultClosed: null,
+  chatSeen: new Set(),
   history: JSON.parse(sessionStorage.getItem(`scores-${tableId}`) || "[]"),
 };
 
 const client = new TableClient(room.dataset.ws, {
   onState: (msg) => render(msg),
-  onChat: (msg) => addChat($("chat-log"), msg),
+  onChat: (msg) => {
+    // The server replays recent lines on every connect: show each line once.
+    const key = JSON.stringify([msg.at, msg.name, msg.text]);
+    if (page.chatSeen.has(key)) return;
+    page.chatSeen.add(key);
+    addChat($("chat-log"), msg);
+  },
   onError: (msg) => {
     page.pending = false;
     toast(msg.message || msg.code);

@@ -23,12 +23,17 @@ def test_the_page_recovers_from_a_killed_socket_and_a_killed_server(own_server, 
     before = hand(page)
     assert len(before) == 13
     banner = page.get_by_role("alert").filter(has_text="Connection lost")
+    page.get_by_label("Message").fill("brb")
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator("#chat-log li")).to_have_count(1)
 
     # The socket dies under the page: it says so, then reconnects and resyncs.
     page.evaluate("window.cardtable.client.ws.close()")
     expect(page.locator("body")).to_have_attribute("data-connection", "open")
     expect(page.locator("#conn")).to_have_text("Connected")
     assert hand(page) == before
+    page.wait_for_timeout(300)  # the server replays recent chat on connect: still one line
+    expect(page.locator("#chat-log li")).to_have_count(1)
 
     # The whole server dies: the banner stays up until a new server answers.
     own_server.kill()
