@@ -78,7 +78,6 @@ class TableRunner:
         self.pending_sent = 0.0
         self.seen: set[int] = set()
         self.done: asyncio.Future | None = None
-        self.interval = 1.0
         for seat, conn in enumerate(conns):
             conn._on_message = lambda c, m, seat=seat: self.on_message(seat, m)
 
@@ -140,15 +139,6 @@ class TableRunner:
             with contextlib.suppress(Exception):
                 await conn.send({"type": "sync"})
         await asyncio.sleep(0.5)
-
-    async def run(self, until: float, first_delay: float) -> None:
-        """Move at this table's pace until the deadline (closed loop: one move in flight)."""
-        await asyncio.sleep(first_delay)
-        next_at = time.perf_counter()
-        while time.perf_counter() < until:
-            await self.step()
-            next_at = max(next_at + self.interval, time.perf_counter())
-            await asyncio.sleep(max(0.0, min(next_at, until) - time.perf_counter()))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -271,21 +261,58 @@ def memory_line(pid: int | None) -> str:
     return f"{rss / 1024:.0f} MiB" if rss else "unknown (pass --pid)"
 
 
+def _clocks(pid: int | None) -> tuple[float | None, float, float]:
+    """The server's CPU seconds, ours, and the wall clock, read together."""
+    return (process_cpu_seconds(pid) if pid else None), time.process_time(), time.perf_counter()
+
+
 async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: argparse.Namespace) -> dict:
-    """Play at `rate` moves/s in total for the warm-up plus the window; return the window's figures."""
-    for runner in runners:
-        runner.interval = len(runners) / rate
-    start = time.perf_counter()
-    until = start + args.warmup + args.duration
-    tasks = [asyncio.create_task(r.run(until, r.rng.uniform(0, r.interval))) for r in runners]
-    await asyncio.sleep(args.warmup)
-    stats.reset()
+    """Play at `rate` moves/s in total for the warm-up plus the window; return the window's figures.
+
+    A dispatcher hands out a move every 1/rate seconds to the next table that has
+    no move in flight (open loop). When every table is busy it waits, so a server
+    that cannot keep up shows as fewer moves per second than asked for, as well as
+    in the latency.
+    """
+    ready: asyncio.Queue[TableRunner] = asyncio.Queue()
+    for runner in random.Random(args.seed).sample(runners, len(runners)):
+        ready.put_nowait(runner)
+    in_flight: set[asyncio.Task] = set()
+
+    async def one(runner: TableRunner) -> None:
+        try:
+            await runner.step()
+        finally:
+            ready.put_nowait(runner)
+
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    measuring_from = start + args.warmup
+    until = measuring_from + args.duration
+    next_at, measuring = start, False
     pid = args.pid
-    cpu0, own0, t0 = process_cpu_seconds(pid) if pid else None, time.process_time(), time.perf_counter()
-    await asyncio.gather(*tasks)
+    cpu0 = own0 = t0 = None
+    while loop.time() < until:
+        if not measuring and loop.time() >= measuring_from:
+            measuring = True
+            stats.reset()
+            cpu0, own0, t0 = _clocks(pid)
+        try:
+            runner = await asyncio.wait_for(ready.get(), max(0.01, until - loop.time()))
+        except TimeoutError:
+            break
+        await asyncio.sleep(max(0.0, next_at - loop.time()))
+        next_at = max(next_at + 1 / rate, loop.time() - 1.0)  # catch up after a stall, by at most 1 s
+        task = asyncio.create_task(one(runner))
+        in_flight.add(task)
+        task.add_done_callback(in_flight.discard)
+    if t0 is None:
+        cpu0, own0, t0 = _clocks(pid)
     elapsed = time.perf_counter() - t0
     cpu1 = process_cpu_seconds(pid) if pid else None
-    lat = stats.latencies
+    lat = list(stats.latencies)
+    if in_flight:  # let the last moves land before the next window
+        await asyncio.wait(in_flight, timeout=MOVE_TIMEOUT + 2)
     return {
         "rate": rate,
         "moves_per_s": len(lat) / elapsed,
