@@ -27,7 +27,7 @@ def game_state(table: Table) -> Any:
     key = (table.pk, table.version)
     state = _STATES.get(key)
     if state is None:
-        state = get_game(table.game).from_json(table.state)  # may load a deferred column
+        state = get_game(table.game).from_json(table.state)
         _STATES[key] = state
         if len(_STATES) > _CACHE_SIZE:
             _STATES.popitem(last=False)
@@ -67,20 +67,19 @@ def table_json(table: Table, seats: list[Seat], live: set[int]) -> dict[str, Any
     }
 
 
-def load(table_id: str) -> tuple[Table, list[Seat], set[int]]:
+def load(table_id: str, with_state: bool = False) -> tuple[Table, list[Seat], set[int]]:
     """Read a table, its seats and the ids of its connected seated players, in one query.
 
-    This runs once per connection after every change, so it is kept to a single
-    query; the state column is left out and read only when this process has not
-    parsed that version yet (``game_state``).
+    One query is one consistent snapshot, and this runs once per connection
+    after every change. The state column is left out unless ``with_state``:
+    ``state_message`` asks for it only when this process has not parsed that
+    version yet. (Reading it in a second query could pair a newer state with
+    this snapshot's version.)
     """
-    seats = list(
-        Seat.objects.filter(table_id=table_id)
-        .select_related("player", "table", "table__host")
-        .defer("table__state")
-        .annotate(live=presence.live_connection())
-        .order_by("index")
-    )
+    query = Seat.objects.filter(table_id=table_id).select_related("player", "table", "table__host")
+    if not with_state:
+        query = query.defer("table__state")
+    seats = list(query.annotate(live=presence.live_connection()).order_by("index"))
     if not seats:
         raise Table.DoesNotExist(f"there is no table {table_id!r}")
     table = seats[0].table
@@ -92,6 +91,10 @@ def load(table_id: str) -> tuple[Table, list[Seat], set[int]]:
 def state_message(table_id: str, player_id: int | None) -> dict[str, Any]:
     """Build the ``state`` message for one connection: its player's seat, or a spectator."""
     table, seats, live = load(table_id)
+    state = _STATES.get((table.pk, table.version))
+    if table.game_number > 0 and state is None:  # a game has started: parse this version once
+        table, seats, live = load(table_id, with_state=True)
+        state = game_state(table)
     seat = next((s.index for s in seats if player_id is not None and s.player_id == player_id), None)
     message: dict[str, Any] = {
         "type": "state",
@@ -102,9 +105,8 @@ def state_message(table_id: str, player_id: int | None) -> dict[str, Any]:
         "legal_moves": [],
         "to_act": [],
     }
-    if table.game_number > 0:  # a game has started (not table.state: a deferred column)
+    if state is not None:
         game = get_game(table.game)
-        state = game_state(table)
         message["view"] = game.view(state, seat)
         # Only a running game has seats to act (staff may end a table mid-game).
         if table.status == Table.PLAYING:
