@@ -14,7 +14,10 @@ Columns: ``score`` is the mean score per unit (points taken per deal in Hearts,
 lower is better; points pegged and shown per deal in Cribbage; the game's score
 otherwise) with its 95% interval; ``diff`` is the ``A`` seat's score minus the
 mean of the ``B`` seats in the same unit, with its 95% interval (paired); a
-matchup is "beaten" when that interval lies wholly on ``A``'s good side.
+matchup is "beaten" when the duplicate interval lies wholly on ``A``'s good
+side. ``duplicate`` replays each unit's deal with ``B`` bots in every seat and
+compares the ``A`` seat's score with the ``B`` bot's score in that same seat and
+deal, so the luck of the cards cancels (as in duplicate bridge).
 ``win`` is the share of units a seat won (ties count for all tied). Think time
 p50/p95 is per level over all its decisions with more than one legal move, as
 wall time and as CPU time (the machine may be shared; CPU time is what the
@@ -99,12 +102,15 @@ def run_matchup(game: Game, setup: Setup, a: str, b: str, units: int, seed: int)
     """Play ``units`` units of one ``a`` seat against ``b`` seats; return the figures."""
     n = setup.players
     times: dict[str, list[float]] = {a: [], b: [], a + " cpu": [], b + " cpu": []}
-    a_scores, b_scores, diffs = [], [], []
+    a_scores, b_scores, diffs, dups = [], [], [], []
     a_wins = b_wins = 0
     for u in range(units):
         a_seat = u % n
         levels = [a if s == a_seat else b for s in range(n)]
         scores = play_unit(game, setup, levels, seed + u, times)
+        # Duplicate: the same deal with a B bot in the A seat too, so the cards' luck cancels.
+        twin = play_unit(game, setup, [b] * n, seed + u, {b: [], b + " cpu": []})
+        dups.append(scores[a_seat] - twin[a_seat])
         if (u + 1) % 20 == 0:
             print(f"  {game.info.id} {a}:{b} {u + 1}/{units}", file=sys.stderr, flush=True)
         others = [scores[s] for s in range(n) if s != a_seat]
@@ -121,6 +127,7 @@ def run_matchup(game: Game, setup: Setup, a: str, b: str, units: int, seed: int)
         "a_score": interval(a_scores),
         "b_score": interval(b_scores),
         "diff": interval(diffs),
+        "dup": interval(dups),
         "a_win": a_wins / units,
         "b_win": b_wins / (units * (n - 1)),
         "times": times,
@@ -140,16 +147,20 @@ def print_table(game_id: str, setup: Setup, rows: list[dict], out=sys.stdout) ->
     unit = "deal" if setup.per_deal else "game"
     better = "lower" if setup.lower_better else "higher"
     print(f"\n### {game_id} ({setup.players} players, score per {unit}, {better} is better)\n", file=out)
-    print("| A vs B | units | A score | B score | A - B | A win | B win | A beats B |", file=out)
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |", file=out)
+    print(
+        "| A vs B | units | A score | B score | A - B | A - B duplicate | A win | B win | A beats B |",
+        file=out,
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |", file=out)
     times: dict[str, list[float]] = {}
     for r in rows:
         (am, ah), (bm, bh), (dm, dh) = r["a_score"], r["b_score"], r["diff"]
-        good = (dm + dh < 0) if setup.lower_better else (dm - dh > 0)
+        um, uh = r["dup"]
+        good = (um + uh < 0) if setup.lower_better else (um - uh > 0)
         extra = f" (ratio {am / bm:.2f})" if setup.lower_better and bm else ""
         print(
             f"| {r['a']} vs {r['b']} | {r['units']} | {am:.3f} ± {ah:.3f} | {bm:.3f} ± {bh:.3f} | "
-            f"{dm:+.3f} ± {dh:.3f}{extra} | {r['a_win']:.1%} | {r['b_win']:.1%} | "
+            f"{dm:+.3f} ± {dh:.3f}{extra} | {um:+.3f} ± {uh:.3f} | {r['a_win']:.1%} | {r['b_win']:.1%} | "
             f"{'yes' if good else 'no'} |",
             file=out,
         )
