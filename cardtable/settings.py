@@ -156,7 +156,7 @@ CSRF_FAILURE_VIEW = "cardtable.tables.api.csrf_failure"
 BOT_PAUSE = float(os.environ.get("BOT_PAUSE", "0.7"))
 DISCONNECT_GRACE = float(os.environ.get("DISCONNECT_GRACE", "30"))
 # The level of the bot that plays for an absent human.
-STAND_IN_LEVEL = os.environ.get("STAND_IN_LEVEL", "easy")
+STAND_IN_LEVEL = os.environ.get("STAND_IN_LEVEL", "normal")
 # Presence: an open websocket refreshes its row every HEARTBEAT seconds; a row
 # older than TTL belongs to a process that died.
 CONNECTION_HEARTBEAT = float(os.environ.get("CONNECTION_HEARTBEAT", "15"))
