@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,10 +63,18 @@ def next_job(table_id: str) -> Job | None:
 
 
 def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
-    """Compute a bot's move (runs in a worker thread)."""
+    """Compute a bot's move (runs in a worker thread).
+
+    A bot that fails must not stall its table: the failure is logged and the
+    seat plays a random legal move instead.
+    """
     game = get_game(game_id)
     state = game.from_json(state_json)
-    return make_bot(level, game, seed).choose(state, seat)
+    try:
+        return make_bot(level, game, seed).choose(state, seat)
+    except Exception:
+        log.exception("%s bot failed in %s; playing a random move instead", level, game_id)
+        return game.random_move(state, seat, random.Random(seed))
 
 
 class BotDriver:
