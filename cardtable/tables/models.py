@@ -116,6 +116,7 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["table", "number"]
+        verbose_name_plural = "matches"
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_match_per_number")]
 
     def __str__(self) -> str:
