@@ -48,7 +48,8 @@ export async function setName(name) {
 
 /**
  * The table's websocket. Calls `onState(msg)` with each state not older than the
- * last one, `onChat(msg)`, `onError(msg)` and `onStatus("open" | "lost")`.
+ * last one, `onChat(msg)`, `onChatHidden(msg)` (staff hid a line: `msg.at` names
+ * it), `onError(msg)` and `onStatus("open" | "lost")`.
  * After a drop it reconnects by itself (0.5 s, 1 s, 2 s ... up to 8 s, with
  * jitter); the server sends the state on connect, so a reconnect is a resync.
  */
@@ -116,6 +117,8 @@ export class TableClient {
       this.handlers.onState?.(msg);
     } else if (msg.type === "chat") {
       this.handlers.onChat?.(msg);
+    } else if (msg.type === "chat_hidden") {
+      this.handlers.onChatHidden?.(msg);
     } else if (msg.type === "error") {
       if (msg.code === "stale_version") this.sync();
       this.handlers.onError?.(msg);

@@ -44,15 +44,32 @@ export function renderScores(root, ctx, history) {
   }
 }
 
-/** Add a chat line to the log. */
+/** Add a chat line to the log; returns its element, so the line can be changed later. */
 export function addChat(root, msg) {
   const when = msg.at ? new Date(msg.at) : new Date();
   const time = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  root.append(
-    h("li", {}, h("span", { class: "chat-name", text: msg.name || "Someone" }), " ", h("span", { class: "chat-text", text: msg.text }), h("time", { datetime: when.toISOString(), text: time })),
-  );
+  const line = h("li", {}, h("span", { class: "chat-name", text: msg.name || "Someone" }), " ", h("span", { class: "chat-text", text: msg.text }), h("time", { datetime: when.toISOString(), text: time }));
+  root.append(line);
   while (root.childElementCount > 200) root.firstChild.remove();
   root.scrollTop = root.scrollHeight;
+  return line;
+}
+
+/** Replace a shown chat line's text in place (staff hid it), as text, never HTML. */
+export function setChatText(line, text, hidden = false) {
+  line.querySelector(".chat-text").textContent = text;
+  line.classList.toggle("hidden-by-staff", hidden);
+}
+
+/**
+ * "Watch the replay" for a finished table's last game (the dashboard serves
+ * `/replay/{table id}/{game number}/`), or null: a table ended before any game
+ * started has nothing to replay.
+ */
+export function replayLink(table, className = "btn") {
+  if (table.status !== "finished" || !(table.game_number > 0)) return null;
+  const href = `/replay/${encodeURIComponent(table.id)}/${table.game_number}/`;
+  return h("a", { class: className, href, text: "Watch the replay" });
 }
 
 /** Show the between-deals summary on the felt; returns the node shown or null. */
@@ -94,6 +111,8 @@ export function showResult(overlay, card, ctx, send, onClose) {
   const buttons = h("div", { class: "row end" });
   if (you.host) buttons.append(h("button", { type: "button", class: "btn primary", onclick: () => send({ type: "rematch" }), text: "Rematch" }));
   else buttons.append(h("p", { class: "hint", text: "The host can start a rematch." }));
+  const replay = replayLink(table);
+  if (replay) buttons.append(replay);
   buttons.append(h("a", { class: "btn", href: "/", text: "Lobby" }), h("button", { type: "button", class: "btn ghost", onclick: onClose, text: "See the table" }));
   const extra = ctx.game.resultNote ? ctx.game.resultNote(ctx) : null;
   card.replaceChildren(h("h2", { id: "over-title", text: title }), extra, scores, buttons);

@@ -6,7 +6,7 @@ import { cardList, cardName, installSuitSymbols } from "./cards.js";
 import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
 import { h, seatName } from "./layout.js";
 import { ensurePlayer } from "./name.js";
-import { addChat, renderScores, showResult, showSummary, toast } from "./panels.js";
+import { addChat, renderScores, replayLink, setChatText, showResult, showSummary, toast } from "./panels.js";
 import { renderSeats } from "./seats.js";
 import agram from "./games/agram.js";
 import cribbage from "./games/cribbage.js";
@@ -32,18 +32,29 @@ const page = {
   summaryKey: null,
   summaryClosed: null,
   resultClosed: null,
-  chatSeen: new Set(),
+  chatLines: new Map(), // a line's key (chatKey) -> its <li>
   history: JSON.parse(sessionStorage.getItem(`scores-${tableId}`) || "[]"),
 };
 
 const client = new TableClient(room.dataset.ws, {
   onState: (msg) => render(msg),
   onChat: (msg) => {
-    // The server replays recent lines on every connect: show each line once.
-    const key = JSON.stringify([msg.at, msg.name, msg.text]);
-    if (page.chatSeen.has(key)) return;
-    page.chatSeen.add(key);
-    addChat($("chat-log"), msg);
+    // The server replays recent lines on every connect: show each line once, and
+    // take the replayed text (staff may have hidden the line while we were away).
+    const key = chatKey(msg);
+    const shown = page.chatLines.get(key);
+    if (shown) {
+      if (shown.querySelector(".chat-text").textContent !== msg.text) setChatText(shown, msg.text);
+      return;
+    }
+    page.chatLines.set(key, addChat($("chat-log"), msg));
+    if (page.chatLines.size > 300) {
+      for (const [k, line] of page.chatLines) if (!line.isConnected) page.chatLines.delete(k);
+    }
+  },
+  onChatHidden: (msg) => {
+    const shown = page.chatLines.get(chatKey(msg));
+    if (shown) setChatText(shown, msg.text, true);
   },
   onError: (msg) => {
     page.pending = false;
@@ -58,6 +69,11 @@ const client = new TableClient(room.dataset.ws, {
     if (status === "lost" && !page.msg) checkTableExists();
   },
 });
+
+/** A chat line's identity: who said it and when (`at`), which `chat_hidden` names too. */
+function chatKey(msg) {
+  return JSON.stringify([msg.seat ?? null, msg.name, msg.at]);
+}
 
 /** A socket that never opened may mean a wrong link: say so rather than retry forever. */
 async function checkTableExists() {
@@ -126,6 +142,8 @@ function renderActions(ctx) {
     }
     return;
   }
+  const replay = replayLink(table, "btn replay-link");
+  if (replay) root.append(replay);
   const { multi, others } = ctx.moves;
   if (multi.key) {
     const size = multi.moves[0][multi.key].length;

@@ -46,9 +46,12 @@ def free_port() -> int:
 class LiveServer:
     """One Daphne process serving the project on ``port``, its database in ``db_path``."""
 
-    def __init__(self, db_path: Path, port: int | None = None) -> None:
+    def __init__(
+        self, db_path: Path, port: int | None = None, extra_env: dict[str, str] | None = None
+    ) -> None:
         self.db_path = db_path
         self.port = port or free_port()
+        self.extra_env = extra_env or {}
         self.proc: subprocess.Popen | None = None
         self.log_path = db_path.with_suffix(".log")
 
@@ -68,6 +71,7 @@ class LiveServer:
             DISCONNECT_GRACE="600",
             PYTHONUNBUFFERED="1",
         )
+        env.update(self.extra_env)
         return env
 
     def migrate(self) -> None:
@@ -127,9 +131,9 @@ class LiveServer:
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
 
 
-def _new_server() -> Iterator[LiveServer]:
+def _new_server(extra_env: dict[str, str] | None = None) -> Iterator[LiveServer]:
     folder = Path(tempfile.mkdtemp(prefix="cardtable-browser-"))
-    server = LiveServer(folder / "db.sqlite3")
+    server = LiveServer(folder / "db.sqlite3", extra_env=extra_env)
     server.migrate()
     server.start()
     try:

@@ -1,0 +1,53 @@
+"""A finished game's table page links to its replay, and the link opens a replay that steps."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.driver import choose_name, create_table, fill_with_bots, play_to_end, sit, start
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_watch_the_replay_after_a_finished_game(site_server, new_page):
+    page = new_page()
+    page.goto(site_server.url + "/")
+    choose_name(page, "Ann")
+    url = create_table(page, "agram", 4, {"Play to": "1"})
+    table_id = re.search(r"/t/([^/]+)/$", url).group(1)
+    sit(page)
+    fill_with_bots(page, "random")
+    start(page)
+    expect(page.locator("body")).to_have_attribute("data-status", "playing")
+    replay = page.get_by_role("link", name="Watch the replay")
+    expect(replay).to_have_count(0)  # nothing to watch while the game runs
+
+    play_to_end([page], seed=5, limit=180)
+    href = f"/replay/{table_id}/1/"
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("link", name="Watch the replay")).to_have_attribute("href", href)
+    page.screenshot(path=str(ARTIFACTS / "result-with-replay-link.png"))
+    # The page keeps the link after the dialog is closed.
+    dialog.get_by_role("button", name="See the table").click()
+    expect(dialog).to_be_hidden()
+    in_page = page.locator("#actions").get_by_role("link", name="Watch the replay")
+    expect(in_page).to_have_attribute("href", href)
+    page.screenshot(path=str(ARTIFACTS / "finished-table-replay-link.png"))
+    assert page.errors == []
+
+    in_page.click()
+    page.wait_for_url(site_server.url + href)
+    label = page.locator("#step-label")
+    expect(label).to_have_text(re.compile(r"^move 0 of \d+"))
+    last = int(re.search(r"of (\d+)", label.text_content()).group(1))
+    assert last >= 2  # the game the page just played, not an empty one
+    page.get_by_role("button", name="Forward one move").click()
+    expect(label).to_have_text(re.compile(rf"^move 1 of {last}"))
+    page.get_by_role("button", name="Forward one move").click()
+    expect(label).to_have_text(re.compile(rf"^move 2 of {last}"))
+    assert page.errors == []
