@@ -173,6 +173,8 @@ if not DEBUG:
     # Off unless asked: the proxy in front usually redirects, and HSTS cannot be undone.
     SECURE_SSL_REDIRECT = _env_bool("SECURE_SSL_REDIRECT", False)
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = _env_bool("SECURE_HSTS_PRELOAD", False)
     X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
