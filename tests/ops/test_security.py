@@ -205,6 +205,23 @@ def test_check_deploy_warns_only_about_what_the_https_proxy_provides() -> None:
     assert warnings == {"W004", "W008"}, done.stdout + done.stderr
 
 
+def test_check_deploy_is_clean_when_the_https_settings_come_from_the_environment() -> None:
+    """A site without a TLS proxy sets the HTTPS settings itself; then nothing is left to warn about."""
+    env = {
+        "PATH": os.environ["PATH"],
+        "DEBUG": "0",
+        "SECRET_KEY": "kq8GZ2vQ7mX1pR4tW9yB3nL6hJ0sD5fA8cE2gK7iO4uY1wT6rV3",
+        "ALLOWED_HOSTS": "cards.example.com",
+        "SECURE_SSL_REDIRECT": "1",
+        "SECURE_HSTS_SECONDS": "31536000",
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+        "SECURE_HSTS_PRELOAD": "1",
+    }
+    done = _manage(env, "check", "--deploy")
+    assert done.returncode == 0, done.stderr
+    assert "System check identified no issues" in done.stdout, done.stdout + done.stderr
+
+
 def test_no_page_or_script_turns_text_into_html() -> None:
     """Chat and names reach the page only as text: no template marks text safe, no script writes HTML."""
     risky_js = re.compile(r"\.innerHTML\s*=|\.outerHTML\s*=|insertAdjacentHTML|document\.write")
