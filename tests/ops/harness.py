@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import InvalidMessage
+from websockets.exceptions import ConnectionClosed, InvalidMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -341,8 +341,11 @@ class Conn:
             self._changed.set()
 
     async def send(self, msg: dict | str | bytes) -> None:
-        """Send a JSON object (or raw text/bytes, for hostile input)."""
-        await self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))
+        """Send a JSON object (or raw text/bytes, for hostile input); a closed socket is a ConnectionError."""
+        try:
+            await self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))
+        except ConnectionClosed as closed:
+            raise ConnectionError(f"websocket closed: {closed}") from closed
 
     async def wait_for(self, pred: Callable[[dict], bool], timeout: float = 10, start: int = 0) -> dict:
         """The first message from index `start` on that matches; raise TimeoutError if none comes."""
