@@ -16,8 +16,9 @@ otherwise) with its 95% interval; ``diff`` is the ``A`` seat's score minus the
 mean of the ``B`` seats in the same unit, with its 95% interval (paired); a
 matchup is "beaten" when the duplicate interval lies wholly on ``A``'s good
 side. ``duplicate`` replays each unit's deal with ``B`` bots in every seat and
-compares the ``A`` seat's score with the ``B`` bot's score in that same seat and
-deal, so the luck of the cards cancels (as in duplicate bridge).
+compares the ``A`` seat's margin (its score minus the others' mean) with the
+margin of the ``B`` bot in that same seat and deal, so the luck of the cards
+cancels (as in duplicate bridge).
 ``win`` is the share of units a seat won (ties count for all tied). Think time
 p50/p95 is per level over all its decisions with more than one legal move, as
 wall time and as CPU time (the machine may be shared; CPU time is what the
@@ -110,10 +111,12 @@ def run_matchup(game: Game, setup: Setup, a: str, b: str, units: int, seed: int)
         scores = play_unit(game, setup, levels, seed + u, times)
         # Duplicate: the same deal with a B bot in the A seat too, so the cards' luck cancels.
         twin = play_unit(game, setup, [b] * n, seed + u, {b: [], b + " cpu": []})
-        dups.append(scores[a_seat] - twin[a_seat])
+        others = [scores[s] for s in range(n) if s != a_seat]
+        margin = scores[a_seat] - statistics.fmean(others)
+        twin_margin = twin[a_seat] - statistics.fmean(twin[s] for s in range(n) if s != a_seat)
+        dups.append(margin - twin_margin)
         if (u + 1) % 20 == 0:
             print(f"  {game.info.id} {a}:{b} {u + 1}/{units}", file=sys.stderr, flush=True)
-        others = [scores[s] for s in range(n) if s != a_seat]
         a_scores.append(scores[a_seat])
         b_scores.extend(others)
         diffs.append(scores[a_seat] - statistics.fmean(others))
