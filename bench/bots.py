@@ -1,6 +1,6 @@
 """Play bot level against bot level and print a table per game.
 
-    python bench/bots.py                      # every game, default counts (~10 min)
+    python bench/bots.py --no-cap --jobs 2    # every game, the counts of docs/bots.md
     python bench/bots.py --only hearts --units 200 --matchups hard:easy
     python bench/bots.py --crib 100           # Cribbage discards against the exact value
 
@@ -57,15 +57,13 @@ class Setup:
 
 
 SETUPS: dict[str, Setup] = {
-    "agram": Setup(
-        4, {"target": 1}, False, False, {"easy:random": 600, "hard:easy": 150, "normal:easy": 100}
-    ),
+    "hearts": Setup(4, {}, True, True, {"hard:easy": 40, "normal:easy": 20, "easy:random": 200}),
+    "agram": Setup(4, {"target": 1}, False, False, {"easy:random": 600, "hard:easy": 160, "normal:easy": 60}),
     "ninety_eight": Setup(
-        4, {"lives": 1}, False, False, {"easy:random": 600, "hard:easy": 120, "normal:easy": 80}
+        4, {"lives": 1}, False, False, {"easy:random": 600, "hard:easy": 100, "normal:easy": 40}
     ),
-    "stealing_bundles": Setup(4, {}, False, False, {"easy:random": 600, "hard:easy": 40, "normal:easy": 30}),
-    "hearts": Setup(4, {}, True, True, {"easy:random": 200, "hard:easy": 60, "normal:easy": 40}),
-    "cribbage": Setup(2, {}, True, False, {"easy:random": 300, "hard:easy": 100, "normal:easy": 60}),
+    "cribbage": Setup(2, {}, True, False, {"easy:random": 300, "hard:easy": 140, "normal:easy": 40}),
+    "stealing_bundles": Setup(4, {}, False, False, {"easy:random": 600, "hard:easy": 30, "normal:easy": 20}),
 }
 
 
@@ -218,6 +216,33 @@ def crib_regret(hands: int, seed: int, out=sys.stdout) -> None:
 CARD_INDEX_OF: dict[str, int] = {}
 
 
+def _lift_caps() -> None:
+    from games.bots.levels import SETTINGS
+
+    for settings in SETTINGS.values():
+        settings.budgets = {level: (n, math.inf) for level, (n, _) in settings.budgets.items()}
+
+
+def _game_table(job: tuple) -> str:
+    """Run one game's matchups (in this process or a worker); return its printed table."""
+    import io
+
+    game_id, matchups, units_arg, scale, seed, no_cap = job
+    if no_cap:
+        _lift_caps()
+    game, setup = GAMES[game_id], SETUPS[game_id]
+    pairs = matchups.split(",") if matchups else list(setup.units)
+    rows = []
+    for spec in pairs:
+        pair, _, count = spec.partition("=")
+        a, b = pair.split(":")
+        units = int(count) if count else units_arg or max(2, int(setup.units.get(pair, 100) * scale))
+        rows.append(run_matchup(game, setup, a, b, units, seed))
+    out = io.StringIO()
+    print_table(game_id, setup, rows, out)
+    return out.getvalue()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, run the matchups and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -231,30 +256,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-cap", action="store_true", help="lift the search bots' time caps (playout budgets only)"
     )
+    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     parser.add_argument("--crib", type=int, default=60, help="hands for the Cribbage discard check (0: skip)")
     args = parser.parse_args(argv)
     from games.cards import CARD_INDEX
 
     CARD_INDEX_OF.update(CARD_INDEX)
     if args.no_cap:
-        from games.bots.levels import SETTINGS
-
-        for settings in SETTINGS.values():
-            settings.budgets = {level: (n, math.inf) for level, (n, _) in settings.budgets.items()}
+        _lift_caps()
     ids = args.only.split(",") if args.only else [g for g in SETUPS if g in GAMES]
     started = time.perf_counter()
-    for game_id in ids:
-        game, setup = GAMES[game_id], SETUPS[game_id]
-        pairs = args.matchups.split(",") if args.matchups else list(setup.units)
-        rows = []
-        for spec in pairs:
-            pair, _, count = spec.partition("=")
-            a, b = pair.split(":")
-            units = (
-                int(count) if count else args.units or max(2, int(setup.units.get(pair, 100) * args.scale))
-            )
-            rows.append(run_matchup(game, setup, a, b, units, args.seed))
-        print_table(game_id, setup, rows)
+    jobs = [(game_id, args.matchups, args.units, args.scale, args.seed, args.no_cap) for game_id in ids]
+    if args.jobs > 1:
+        from multiprocessing import Pool
+
+        with Pool(args.jobs) as pool:
+            tables = pool.map(_game_table, jobs)
+    else:
+        tables = [_game_table(job) for job in jobs]
+    for table in tables:
+        print(table, end="")
     if args.crib and "cribbage" in GAMES and (not args.only or "cribbage" in ids):
         crib_regret(args.crib, args.seed)
     print(f"\nseconds: {time.perf_counter() - started:.0f}")
