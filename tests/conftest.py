@@ -14,6 +14,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+from tests.browser_fixtures import browser, new_page  # noqa: F401  (one Chromium for every folder)
+
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 POSTGRES_URL = (
     os.environ.get("TEST_DATABASE_URL")

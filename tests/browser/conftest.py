@@ -22,18 +22,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser_fixtures import CHROMIUM, LAUNCH_ARGS  # noqa: F401  (shared with the fixtures)
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def free_port() -> int:
@@ -153,40 +145,6 @@ def site_server() -> Iterator[LiveServer]:
 def own_server() -> Iterator[LiveServer]:
     """A server of the test's own, which it may kill and restart."""
     yield from _new_server()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """Headless Debian Chromium; skipped (or failed in CI) when it is not installed."""
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CARDTABLE_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"CARDTABLE_REQUIRE_SERVICES=1 but there is no Chromium at {CHROMIUM}", pytrace=False)
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def new_page(browser):
-    """Open a page in a fresh browser context (its own cookies: its own player)."""
-    contexts = []
-
-    def make(**options):
-        context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda error: page.errors.append(str(error)))
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.conftest import ROOT, LiveServer, _new_server, browser, new_page  # noqa: F401
+from tests.browser.conftest import ROOT, LiveServer, _new_server
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,7 @@ def played_table(server: LiveServer, game: str) -> str:
     return out.split("table: ")[1].split()[0]
 
 
-def test_step_through_a_finished_game(server: LiveServer, new_page) -> None:  # noqa: F811
+def test_step_through_a_finished_game(server: LiveServer, new_page) -> None:
     table_id = played_table(server, "cribbage")
     with urllib.request.urlopen(f"{server.url}/api/tables/{table_id}/games/1/replay/") as response:
         data = json.load(response)

@@ -39,30 +39,29 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaphneServer]:
         server.kill()
 
 
-def test_html_in_a_name_and_a_chat_line_is_shown_as_text(site: DaphneServer) -> None:
-    from playwright.sync_api import expect, sync_playwright
+def test_html_in_a_name_and_a_chat_line_is_shown_as_text(site: DaphneServer, browser) -> None:
+    from playwright.sync_api import expect
 
     from tests.browser.driver import choose_name, create_table
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        try:
-            page = browser.new_page()
-            dialogs: list[str] = []
-            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-            page.goto(site.base + "/")
-            choose_name(page, NAME)  # the top bar shows the name as text (the helper checks it)
-            create_table(page, "hearts", 4)
-            page.locator("#chat-input").fill(CHAT)
-            page.locator("#chat-input").press("Enter")
-            line = page.locator("#chat-log .chat-text").last
-            expect(line).to_have_text(CHAT)
-            # Nothing was turned into elements, and nothing ran.
-            assert page.locator("#chat-log img, #chat-log script").count() == 0
-            assert page.locator("img[src='y'], svg[onload]").count() == 0
-            page.wait_for_timeout(300)
-            assert page.evaluate("window.pwned") is None
-            assert dialogs == []
-            assert NAME in page.locator("body").inner_text()
-        finally:
-            browser.close()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(site.base + "/")
+        choose_name(page, NAME)  # the top bar shows the name as text (the helper checks it)
+        create_table(page, "hearts", 4)
+        page.locator("#chat-input").fill(CHAT)
+        page.locator("#chat-input").press("Enter")
+        line = page.locator("#chat-log .chat-text").last
+        expect(line).to_have_text(CHAT)
+        # Nothing was turned into elements, and nothing ran.
+        assert page.locator("#chat-log img, #chat-log script").count() == 0
+        assert page.locator("img[src='y'], svg[onload]").count() == 0
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.pwned") is None
+        assert dialogs == []
+        assert NAME in page.locator("body").inner_text()
+    finally:
+        context.close()

@@ -1,0 +1,56 @@
+"""The one headless Chromium every browser test shares.
+
+Playwright's sync API allows one instance per process at a time, so the browser
+is a single session fixture here, at the top of the tests, for every folder.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium; skipped (or failed in CI) when it is not installed."""
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CARDTABLE_REQUIRE_SERVICES") == "1":
+            pytest.fail(f"CARDTABLE_REQUIRE_SERVICES=1 but there is no Chromium at {CHROMIUM}", pytrace=False)
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Open a page in a fresh browser context (its own cookies: its own player)."""
+    contexts = []
+
+    def make(**options):
+        context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
