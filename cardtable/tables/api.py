@@ -65,8 +65,10 @@ def clean_name(name: object) -> str:
     if not isinstance(name, str):
         raise TableError("bad_name", "name is a string of 1 to 24 characters")
     name = name.strip()
-    if not 1 <= len(name) <= 24 or any(
-        not ch.isprintable() or unicodedata.category(ch) == "Cf" for ch in name
+    if (
+        not 1 <= len(name) <= 24
+        or not services.encodes(name)
+        or any(not ch.isprintable() or unicodedata.category(ch) == "Cf" for ch in name)
     ):
         raise TableError("bad_name", "a name is 1 to 24 printable characters")
     return name

@@ -43,6 +43,14 @@ def _recent_chat(table_id: str) -> list[dict]:
     return [line.to_json() for line in reversed(lines)]
 
 
+def _echo_id(message: dict[str, Any]) -> str | int | None:
+    """Return the message's id if it is well formed (a string or number of at most 64 characters)."""
+    message_id = message.get("id")
+    if not isinstance(message_id, bool) and isinstance(message_id, str | int) and len(str(message_id)) <= 64:
+        return message_id
+    return None
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """One websocket at one table, for a player (seated or not) or a spectator."""
 
@@ -98,33 +106,37 @@ class TableConsumer(AsyncWebsocketConsumer):
                 raise TableError("too_large", f"a frame may carry at most {MAX_FRAME_BYTES} bytes")
             if not self.messages.take():
                 raise TableError("rate_limited", "too many messages; slow down")
-            message = self._parse(text_data)
-            message_id = message.get("id")
+            message = self._decode(text_data)
+            message_id = _echo_id(message)
+            self._check(message)
             await self._handle(message)
         except TableError as error:
             await self._send_json(error.to_json(message_id))
 
-    def _parse(self, text_data: str | None) -> dict[str, Any]:
+    def _decode(self, text_data: str | None) -> dict[str, Any]:
         if text_data is None:
             raise TableError("bad_message", "frames are JSON text, not binary")
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nesting deeper than json can follow
             raise TableError("bad_message", "the frame is not JSON") from None
         if not isinstance(message, dict):
             raise TableError("bad_message", "a message is a JSON object with a type")
-        shape = SHAPES.get(message.get("type"))  # type: ignore[arg-type]
+        return message
+
+    def _check(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        shape = SHAPES.get(kind) if isinstance(kind, str) else None  # a list or object is unhashable
         if shape is None:
             known = ", ".join(SHAPES)
-            raise TableError("bad_message", f"unknown message type {message.get('type')!r} (known: {known})")
-        message_id = message.get("id")
-        if message_id is not None and not (isinstance(message_id, str | int) and len(str(message_id)) <= 64):
+            named = repr(kind) if isinstance(kind, str) else "(not a string)"  # no repr of deep nesting
+            raise TableError("bad_message", f"unknown message type {named} (known: {known})")
+        if message.get("id") is not None and _echo_id(message) is None:
             raise TableError("bad_message", "id is a string or number of at most 64 characters")
-        for field, kind in shape.items():
+        for field, expected in shape.items():
             value = message.get(field)
-            if isinstance(value, bool) or not isinstance(value, kind):
-                raise TableError("bad_message", f"{message['type']} needs {field!r} ({kind.__name__})")
-        return message
+            if isinstance(value, bool) or not isinstance(value, expected):
+                raise TableError("bad_message", f"{kind} needs {field!r} ({expected.__name__})")
 
     async def _handle(self, message: dict[str, Any]) -> None:
         kind, player = message["type"], self.player

@@ -294,12 +294,23 @@ def check_version(table: Table, match: Match, seat: int, version: object) -> Non
     )
 
 
+def encodes(text: str) -> bool:
+    """Return whether text encodes as UTF-8: JSON's escapes can carry a lone surrogate, which does not."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def post_chat(table_id: str, player: Player | None, text: object) -> dict:
     """Save a chat line and send it to the table; return the chat message."""
     from cardtable.tables.models import ChatMessage
 
     if not isinstance(text, str) or not 1 <= len(text.strip()) <= 500 or len(text) > 500:
         raise TableError("bad_message", "chat text is 1 to 500 characters")
+    if not encodes(text):
+        raise TableError("bad_message", "chat text must be valid Unicode (no lone surrogates)")
     player = _require_player(player)
     table = Table.objects.filter(pk=table_id).first()
     if table is None:

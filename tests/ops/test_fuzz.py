@@ -118,11 +118,12 @@ bad_chat_text = (
     values.filter(lambda v: not isinstance(v, str))
     | st.text(alphabet=" \t\n\r", max_size=8)
     | st.text(min_size=501, max_size=520)
+    | st.text(max_size=8).map(lambda s: s + "\ud800")  # a lone surrogate (G3)
 )
 message_ids = st.text(max_size=70) | st.integers(-(10**70), 10**70) | values
 hostile_objects = st.fixed_dictionaries(
-    # Unhashable types (lists, objects) crash the consumer today: see KNOWN_GAPS below.
-    {"type": st.sampled_from([k for k in KNOWN if k != "sync"]) | scalars},
+    # Lists and objects as type once crashed the consumer (G1, see FIXED_GAPS below).
+    {"type": st.sampled_from([k for k in KNOWN if k != "sync"]) | values},
     optional={
         "seat": st.integers(-3, 8) | values,
         "level": st.sampled_from(["random", "easy", "normal", "hard"]) | values,
@@ -210,7 +211,7 @@ async def _attack(site: Site, identity: str, batch: list[str | bytes]) -> None:
             assert isinstance(error.get("code"), str) and isinstance(error.get("message"), str), error
             assert error["code"] != "rate_limited", "batches stay under the burst"
             frame_id = _frame_id(frame)
-            if frame_id is not None and error["code"] != "bad_message":
+            if frame_id is not None:  # every error echoes a well-formed id, bad_message too (G4)
                 assert error.get("id") == frame_id, (frame, error)
         await asyncio.sleep(0.05)
         assert not conn.closed.is_set(), "an error must leave the connection open"
@@ -228,10 +229,10 @@ def test_hostile_websocket_frames_get_errors_and_change_nothing(
     assert site.take_snapshot() == site.snapshot
 
 
-# Frames that break the rule today: the consumer closes the connection (1011) instead of
-# answering an error, or answers without echoing the id. Each is a strict xfail, so the
-# fix turns it into a failure that asks for the mark to be removed (and the fuzz widened).
-KNOWN_GAPS = {
+# Frames that once broke the rule: the consumer closed the connection (1011) instead of
+# answering an error, or answered without echoing the id (docs/security.md, G1 to G4).
+# Each must now get bad_message with its id, and leave the connection open.
+FIXED_GAPS = {
     "unhashable type": '{"type": [], "id": "g1"}',
     "object as type": '{"type": {"a": 1}, "id": "g2"}',
     "deep nesting": "[" * 5000 + "]" * 5000,
@@ -240,14 +241,14 @@ KNOWN_GAPS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="consumer gaps listed in docs/security.md, for the server's owner")
-@pytest.mark.parametrize("frame", list(KNOWN_GAPS.values()), ids=list(KNOWN_GAPS))
-def test_known_gaps_in_answering_hostile_frames(site: Site, frame: str) -> None:
+@pytest.mark.parametrize("frame", list(FIXED_GAPS.values()), ids=list(FIXED_GAPS))
+def test_fixed_gaps_in_answering_hostile_frames(site: Site, frame: str) -> None:
     async def attack() -> None:
         conn = await Conn.open(site.server.ws_base, site.table["ws"], site.players[1])
         try:
             await conn.wait_for(lambda m: m.get("type") == "state")
             error = await conn.request(frame, lambda m: m.get("type") == "error", 5)
+            assert error["code"] == "bad_message"
             assert error.get("id") == _frame_id(frame)
             await asyncio.sleep(0.1)
             assert not conn.closed.is_set()

@@ -45,7 +45,7 @@ def test_a_guest_chooses_a_name() -> None:
     assert renamed == {"id": player["id"], "name": "Annie"}
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "a\nb", "bell\x07", 7, None])
+@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "a\nb", "bell\x07", "lone\ud800", 7, None])
 def test_bad_names_are_refused(name: object) -> None:
     client = HttpClient(enforce_csrf_checks=True)
     response = post(client, "/api/session/", {"name": name})

@@ -82,6 +82,27 @@ async def test_frames_that_are_not_messages() -> None:
     assert (await client.next_state())["version"] == table.version
 
 
+async def test_hostile_frames_get_bad_message_with_their_id_and_the_connection_stays() -> None:
+    """docs/security.md G1 to G4: each of these once closed the socket or dropped the id."""
+    table, people = await database_sync_to_async(playing_table)()
+    client = await Client(table.pk, people[0][1]).connect()
+    for frame in (
+        '{"type": [], "id": "g1"}',  # G1: an unhashable type
+        '{"type": {"a": 1}, "id": "g1"}',
+        '{"type": "chat", "text": "\\ud800", "id": "g3"}',  # G3: a lone surrogate
+        '{"type": "bogus", "id": "g4"}',  # G4: bad_message echoes a well-formed id
+        '{"type": "sit", "seat": "1", "id": 42}',
+    ):
+        error = await expect(client, frame, "bad_message", table.pk)
+        assert error["id"] == json.loads(frame)["id"], (frame, error)
+    error = await expect(client, "[" * 5000 + "]" * 5000, "bad_message", table.pk)  # G2
+    assert "id" not in error
+    error = await expect(client, {"type": "bogus", "id": "x" * 65}, "bad_message", table.pk)
+    assert "id" not in error  # an id too long to be one is not echoed
+    await client.send({"type": "sync"})
+    assert (await client.next_state())["version"] == table.version
+
+
 async def test_too_large_comes_before_bad_message_and_an_exact_16k_frame_is_read() -> None:
     table, people = await database_sync_to_async(playing_table)()
     client = await Client(table.pk, people[0][1]).connect()
