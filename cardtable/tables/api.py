@@ -86,6 +86,7 @@ def session(request: HttpRequest) -> JsonResponse:
     player = _player(request)
     if player is None:
         player = Player.objects.create(name=name)
+        request.session.cycle_key()  # a new identity gets a new session key: no fixation
         request.session[SESSION_KEY] = player.pk
     else:
         player.name = name

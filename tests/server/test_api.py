@@ -53,6 +53,23 @@ def test_bad_names_are_refused(name: object) -> None:
     assert Player.objects.count() == 0
 
 
+def test_becoming_a_guest_rotates_the_session_key() -> None:
+    """Session fixation (docs/security.md G8): a key planted before the guest existed stops working."""
+    client = HttpClient(enforce_csrf_checks=True)
+    client.get("/api/session/")
+    client.session.save()  # the key an attacker could have planted
+    planted = client.session.session_key
+    client.cookies["sessionid"] = planted
+    player = post(client, "/api/session/", {"name": "Ann"}).json()["player"]
+    assert client.cookies["sessionid"].value != planted
+    assert client.get("/api/session/").json()["player"] == player
+    attacker = HttpClient()
+    attacker.cookies["sessionid"] = planted
+    assert attacker.get("/api/session/").json()["player"] is None
+    renamed = post(client, "/api/session/", {"name": "Annie"}).json()["player"]
+    assert renamed["id"] == player["id"]
+
+
 def test_a_post_without_the_csrf_header_gets_a_json_403() -> None:
     client = HttpClient(enforce_csrf_checks=True)
     client.get("/api/session/")
