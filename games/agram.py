@@ -11,7 +11,18 @@ from typing import Any
 
 from games.cards import CARD_INDEX, CARD_NAMES, PLAY_MOVES, SUIT_MASKS, cards_in, mask_of, names_in, shuffled
 from games.cards import deck as make_deck
-from games.engine import NO_EVENTS, Event, Game, GameInfo, Move, Option, deal_hidden, deal_record, winners_of
+from games.engine import (
+    NO_EVENTS,
+    Event,
+    GameInfo,
+    Move,
+    OneSeatGame,
+    Option,
+    deal_hidden,
+    deal_record,
+    played_card,
+    winners_of,
+)
 from games.tricks import follow_moves, trick_view, trick_winner
 
 DECK = tuple(make_deck(exclude=[r + s for s in "CDHS" for r in "2JQK"] + ["AS"]))
@@ -67,7 +78,7 @@ class AgramState:
     stock: list[int]  # the undealt cards, top first
 
 
-class Agram(Game):
+class Agram(OneSeatGame):
     """The Agram rules behind the game contract."""
 
     info = GameInfo(
@@ -113,10 +124,6 @@ class Agram(Game):
         state.voids = [0] * n
         state.played = 0
 
-    def to_act(self, state: AgramState) -> list[int]:
-        """Return the one seat to play, or none once the game is over."""
-        return [] if state.over else [state.turn]
-
     def legal_moves(self, state: AgramState, seat: int) -> list[Move]:
         """Return the plays open to ``seat``: follow the led suit if you can."""
         if state.over or seat != state.turn:
@@ -126,12 +133,12 @@ class Agram(Game):
 
     def why_illegal(self, state: AgramState, seat: int, move: Move) -> str:
         """Name the rule a refused play breaks."""
-        card = CARD_INDEX.get(move.get("play")) if isinstance(move.get("play"), str) else None
+        card = played_card(move)
         if card is None:
             return f'a move in Agram is {{"play": CARD}}, not {move}'
-        if not state.hands[seat] >> card & 1:
-            return f"{CARD_NAMES[card]} is not in your hand"
-        return f"you must follow suit: {CARD_NAMES[state.trick[0]]} was led"
+        if state.hands[seat] >> card & 1:
+            return f"you must follow suit: {CARD_NAMES[state.trick[0]]} was led"
+        return super().why_illegal(state, seat, move)
 
     def advance(self, state: AgramState, seat: int, move: Move) -> tuple[Event, ...] | list[Event]:
         """Play a card known to be legal; settle the trick, the deal and the game."""

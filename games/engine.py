@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.cards import CARD_NAMES, names_in
+from games.cards import CARD_INDEX, CARD_NAMES, names_in, play_moves
 
 Move = dict[str, Any]
 Event = dict[str, Any]
@@ -249,6 +249,40 @@ class Game:
     def deal_event(self, state: Any) -> Event:
         """Return the current deal as laid out: ``{"deal": {"dealer", "hands", "stock", ...}}``."""
         raise NotImplementedError
+
+
+def played_card(move: Move) -> int | None:
+    """Return the card index a ``{"play": CARD}`` move names, or ``None`` if it names none."""
+    name = move.get("play")
+    return CARD_INDEX.get(name) if isinstance(name, str) else None
+
+
+class OneSeatGame(Game):
+    """A game where one seat plays one card from its hand at a time.
+
+    The state has ``turn`` (the seat to play), ``over`` and ``hands`` (bitmasks).
+    By default any card in the hand may be played; a game with more rules
+    (following suit) overrides ``legal_moves`` and ``why_illegal``.
+    """
+
+    def to_act(self, state: Any) -> list[int]:
+        """Return the one seat to play, or none once the game is over."""
+        return [] if state.over else [state.turn]
+
+    def legal_moves(self, state: Any, seat: int) -> list[Move]:
+        """Return every card in ``seat``'s hand when it is to play."""
+        if state.over or seat != state.turn:
+            return []
+        return play_moves(state.hands[seat])
+
+    def why_illegal(self, state: Any, seat: int, move: Move) -> str:
+        """Name what is wrong with a refused play: not a card, or not in the hand."""
+        card = played_card(move)
+        if card is None:
+            return f'a move in {self.info.name} is {{"play": CARD}} with a card such as "QS", not {move}'
+        if not state.hands[seat] >> card & 1:
+            return f"{CARD_NAMES[card]} is not in your hand"
+        return super().why_illegal(state, seat, move)
 
 
 def winners_of(scores: Sequence[int], lowest_wins: bool = False) -> list[int]:

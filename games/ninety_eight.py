@@ -19,11 +19,20 @@ from games.cards import (
     cards_in,
     mask_of,
     names_in,
-    play_moves,
     shuffled,
 )
 from games.cards import deck as make_deck
-from games.engine import NO_EVENTS, Event, Game, GameInfo, Move, Option, deal_hidden, deal_record, winners_of
+from games.engine import (
+    NO_EVENTS,
+    Event,
+    GameInfo,
+    Move,
+    OneSeatGame,
+    Option,
+    deal_hidden,
+    deal_record,
+    winners_of,
+)
 
 DECK = tuple(make_deck())
 HAND_SIZE = 4
@@ -75,7 +84,7 @@ class NinetyEightState:
     last_deal: list | None  # [loser | None, total, last card] of the last finished deal
 
 
-class NinetyEight(Game):
+class NinetyEight(OneSeatGame):
     """The Ninety-Eight rules behind the game contract."""
 
     info = GameInfo(
@@ -121,23 +130,6 @@ class NinetyEight(Game):
         state.total = 0
         state.turn = seated[0]
         state.last = None
-
-    def to_act(self, state: NinetyEightState) -> list[int]:
-        """Return the one seat to play, or none once the game is over."""
-        return [] if state.over else [state.turn]
-
-    def legal_moves(self, state: NinetyEightState, seat: int) -> list[Move]:
-        """Return every card in ``seat``'s hand: any card may be played, even one that busts."""
-        if state.over or seat != state.turn:
-            return []
-        return play_moves(state.hands[seat])
-
-    def why_illegal(self, state: NinetyEightState, seat: int, move: Move) -> str:
-        """Name what is wrong with a refused play."""
-        name = move.get("play")
-        if not isinstance(name, str) or name not in CARD_INDEX:
-            return f'a move in Ninety-Eight is {{"play": CARD}} with a card such as "QS", not {move}'
-        return f"{name} is not in your hand"
 
     def advance(self, state: NinetyEightState, seat: int, move: Move) -> tuple[Event, ...] | list[Event]:
         """Play a card known to be legal; draw, or settle the deal and the game."""

@@ -18,11 +18,20 @@ from games.cards import (
     cards_in,
     mask_of,
     names_in,
-    play_moves,
     shuffled,
 )
 from games.cards import deck as make_deck
-from games.engine import NO_EVENTS, Event, Game, GameInfo, Move, Option, deal_hidden, deal_record, winners_of
+from games.engine import (
+    NO_EVENTS,
+    Event,
+    GameInfo,
+    Move,
+    OneSeatGame,
+    Option,
+    deal_hidden,
+    deal_record,
+    winners_of,
+)
 
 DECK = tuple(make_deck())
 HAND_SIZE = 4
@@ -71,7 +80,7 @@ class StealingBundlesState:
     last_take: list | None  # [seat, card, stolen seats, pool mask taken] of the last play
 
 
-class StealingBundles(Game):
+class StealingBundles(OneSeatGame):
     """The Stealing Bundles rules behind the game contract."""
 
     info = GameInfo(
@@ -118,23 +127,6 @@ class StealingBundles(Game):
         state.stock = stock[count:]
         state.turn = (state.dealer + 1) % n
         state.last = None
-
-    def to_act(self, state: StealingBundlesState) -> list[int]:
-        """Return the one seat to play, or none once the game is over."""
-        return [] if state.over else [state.turn]
-
-    def legal_moves(self, state: StealingBundlesState, seat: int) -> list[Move]:
-        """Return every card in ``seat``'s hand."""
-        if state.over or seat != state.turn:
-            return []
-        return play_moves(state.hands[seat])
-
-    def why_illegal(self, state: StealingBundlesState, seat: int, move: Move) -> str:
-        """Name what is wrong with a refused play."""
-        name = move.get("play")
-        if not isinstance(name, str) or name not in CARD_INDEX:
-            return f'a move in Stealing Bundles is {{"play": CARD}} with a card such as "QS", not {move}'
-        return f"{name} is not in your hand"
 
     def advance(self, state: StealingBundlesState, seat: int, move: Move) -> tuple[Event, ...] | list[Event]:
         """Play a card known to be legal: steal, take from the pool, or add to it."""
