@@ -18,9 +18,9 @@ from games.engine import (
     Move,
     OneSeatGame,
     Option,
-    deal_hidden,
     deal_record,
     played_card,
+    redeal_unseen,
     winners_of,
 )
 from games.tricks import follow_moves, trick_view, trick_winner
@@ -264,16 +264,7 @@ class Agram(OneSeatGame):
         """Deal every card ``seat`` has not seen at random, respecting the voids it saw."""
         copy = self.clone(state)
         unseen = cards_in(DECK_MASK & ~state.played & ~state.hands[seat])
-        sizes = [0 if s == seat else h.bit_count() for s, h in enumerate(state.hands)]
-        sizes.append(len(state.stock))
-        forbidden = [*state.voids, 0]
-        forbidden[seat] = 0
-        hands = deal_hidden(unseen, sizes, forbidden, rng)
-        for s in range(state.players):
-            if s != seat:
-                copy.hands[s] = hands[s]
-        copy.stock = cards_in(hands[-1])
-        rng.shuffle(copy.stock)
+        redeal_unseen(copy, seat, unseen, rng, voids=state.voids)
         copy.seed = rng.getrandbits(32)  # later deals are unknown too
         return copy
 

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.cards import CARD_INDEX, CARD_NAMES, names_in, play_moves
+from games.cards import CARD_INDEX, CARD_NAMES, cards_in, names_in, play_moves
 
 Move = dict[str, Any]
 Event = dict[str, Any]
@@ -337,6 +337,34 @@ def deal_hidden(
     if _place(cards, 0, hands, room, forbidden, rng):
         return hands
     raise GameError("no deal of the unseen cards fits what this seat has seen")
+
+
+def redeal_unseen(
+    state: Any,
+    seat: int,
+    unseen: list[int],
+    rng: random.Random,
+    voids: Sequence[int] | None = None,
+) -> None:
+    """Deal ``unseen`` at random, in place, into the other seats' hands and the stock.
+
+    For a determinized copy whose ``hands`` (bitmasks) and ``stock`` (a list)
+    are its own: each other hand keeps its size and the stock its length, in a
+    random order. ``voids[s]``, when given, masks the cards seat ``s`` has shown
+    it cannot hold.
+    """
+    hands = state.hands
+    sizes = [0 if s == seat else h.bit_count() for s, h in enumerate(hands)]
+    sizes.append(len(state.stock))
+    forbidden = [0] * len(sizes) if voids is None else [*voids, 0]
+    forbidden[seat] = 0
+    dealt = deal_hidden(unseen, sizes, forbidden, rng)
+    for s in range(len(hands)):
+        if s != seat:
+            hands[s] = dealt[s]
+    stock = cards_in(dealt[-1])
+    rng.shuffle(stock)
+    state.stock = stock
 
 
 def _place(

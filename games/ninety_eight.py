@@ -29,8 +29,8 @@ from games.engine import (
     Move,
     OneSeatGame,
     Option,
-    deal_hidden,
     deal_record,
+    redeal_unseen,
     winners_of,
 )
 
@@ -268,14 +268,7 @@ class NinetyEight(OneSeatGame):
         """Deal every card ``seat`` has not seen (other hands, the stock) at random."""
         copy = self.clone(state)
         unseen = cards_in(FULL_DECK_MASK & ~state.hands[seat] & ~mask_of(state.pile))
-        sizes = [0 if s == seat else h.bit_count() for s, h in enumerate(state.hands)]
-        sizes.append(len(state.stock))
-        hands = deal_hidden(unseen, sizes, [0] * len(sizes), rng)
-        for s in range(state.players):
-            if s != seat:
-                copy.hands[s] = hands[s]
-        copy.stock = cards_in(hands[-1])
-        rng.shuffle(copy.stock)
+        redeal_unseen(copy, seat, unseen, rng)
         copy.seed = rng.getrandbits(32)  # later deals are unknown too
         return copy
 

@@ -28,8 +28,8 @@ from games.engine import (
     Move,
     OneSeatGame,
     Option,
-    deal_hidden,
     deal_record,
+    redeal_unseen,
     winners_of,
 )
 
@@ -274,14 +274,7 @@ class StealingBundles(OneSeatGame):
         for bundle in state.bundles:
             seen |= mask_of(bundle)
         unseen = cards_in(FULL_DECK_MASK & ~seen)
-        sizes = [0 if s == seat else h.bit_count() for s, h in enumerate(state.hands)]
-        sizes.append(len(state.stock))
-        hands = deal_hidden(unseen, sizes, [0] * len(sizes), rng)
-        for s in range(state.players):
-            if s != seat:
-                copy.hands[s] = hands[s]
-        copy.stock = cards_in(hands[-1])
-        rng.shuffle(copy.stock)
+        redeal_unseen(copy, seat, unseen, rng)
         return copy
 
     def deal_event(self, state: StealingBundlesState) -> Event:
