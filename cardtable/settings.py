@@ -105,7 +105,14 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             # SQLite serialises writers; wait rather than fail when two moves race.
-            "OPTIONS": {"timeout": 20},
+            # WAL lets readers go on while one writes; IMMEDIATE takes the write lock when
+            # a transaction begins, so two readers never deadlock upgrading to writers
+            # (SQLite answers that with "database is locked" at once, whatever the timeout).
+            "OPTIONS": {
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "transaction_mode": "IMMEDIATE",
+            },
         }
     }
 

@@ -64,3 +64,48 @@ def test_production_needs_a_secret_and_names_its_hosts() -> None:
         probe(DEBUG="0", SECRET_KEY="x" * 50).stdout
         and json.loads(probe(DEBUG="0", SECRET_KEY="x" * 50).stdout)["hosts"] == []
     )
+
+
+# Readers that become writers in the same transaction, from several threads at once: the
+# pattern of a move (read the table, then save it). On SQLite's defaults two of them
+# deadlock upgrading their locks and one gets "database is locked" at once.
+RACE = """
+import json, threading, time, django
+django.setup()
+from django.db import connection, connections, transaction
+with connection.cursor() as c:
+    mode = c.execute("PRAGMA journal_mode").fetchone()[0]
+    timeout = c.execute("PRAGMA busy_timeout").fetchone()[0]
+    c.execute("CREATE TABLE race (n INTEGER)")
+errors = []
+def writer():
+    try:
+        for _ in range(15):
+            with transaction.atomic(), connection.cursor() as c:
+                c.execute("SELECT COUNT(*) FROM race").fetchone()
+                time.sleep(0.002)
+                c.execute("INSERT INTO race VALUES (1)")
+    except Exception as error:
+        errors.append(str(error))
+    finally:
+        connections.close_all()
+threads = [threading.Thread(target=writer) for _ in range(6)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+with connection.cursor() as c:
+    rows = c.execute("SELECT COUNT(*) FROM race").fetchone()[0]
+print(json.dumps({"mode": mode, "timeout": timeout, "errors": errors[:3], "rows": rows}))
+"""
+
+
+def test_sqlite_runs_in_wal_mode_and_racing_writers_wait_instead_of_failing(tmp_path: Path) -> None:
+    """docs/security.md G9: no "database is locked" when moves and presence writes race."""
+    base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env = {**base, "DJANGO_SETTINGS_MODULE": "cardtable.settings", "DEBUG": "1",
+           "SQLITE_PATH": str(tmp_path / "race.sqlite3")}  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", RACE], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["mode"] == "wal" and result["timeout"] == 20_000, result
+    assert result["errors"] == [] and result["rows"] == 6 * 15, result
