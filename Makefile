@@ -2,6 +2,9 @@
 PYTHON ?= python3
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make run` is for trying the site on this machine: debug mode and the development
+# key, unless DEBUG is set in the environment. Settings default DEBUG to off.
+DEBUG ?= 1
 
 .PHONY: install run test lint bench
 
@@ -9,8 +12,8 @@ install:
 	$(PYTHON) -m pip install -e '.[test]'
 
 run: install
-	$(PYTHON) manage.py migrate --noinput
-	$(PYTHON) -m daphne -b $(HOST) -p $(PORT) cardtable.asgi:application
+	DEBUG=$(DEBUG) $(PYTHON) manage.py migrate --noinput
+	DEBUG=$(DEBUG) $(PYTHON) -m daphne -b $(HOST) -p $(PORT) cardtable.asgi:application
 
 # pytest runs everything; tests/server/test_backends.py also reruns the server
 # suite on PostgreSQL + Redis, and tests/server/test_daphne.py starts two Daphnes

@@ -1,7 +1,8 @@
 """Settings for the card table, read once from the environment.
 
 Defaults are embedded so that `make run` works on a fresh machine with no other
-service: SQLite and the in-memory channel layer. `DATABASE_URL` switches to
+service: SQLite and the in-memory channel layer. `DEBUG` is off unless set;
+`make run` sets `DEBUG=1`. `DATABASE_URL` switches to
 PostgreSQL (or any database dj-database-url knows), `REDIS_URL` to channels_redis.
 """
 
@@ -27,14 +28,18 @@ def _env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = _env_bool("DEBUG", True)
+# Off unless asked: a deploy that forgets the variable must not run in debug mode
+# with the development key. `make run` and the tests (tests/settings.py) set DEBUG=1.
+DEBUG = _env_bool("DEBUG", False)
 
 _DEV_SECRET = "dev-insecure-secret-key-change-me-in-production-0123456789"
 SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET if DEBUG else "")
 if not SECRET_KEY:
     from django.core.exceptions import ImproperlyConfigured
 
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set when DEBUG is off (DEBUG=1 for development: `make run` sets it)."
+    )
 
 ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS", [])

@@ -34,8 +34,29 @@ def probe(**env: str) -> subprocess.CompletedProcess:
     )
 
 
+def test_debug_is_off_unless_set_so_no_secret_refuses_to_start() -> None:
+    """docs/security.md G6: a deploy that forgets DEBUG gets neither debug mode nor the dev key."""
+    refused = probe()
+    assert refused.returncode != 0 and "SECRET_KEY must be set when DEBUG is off" in refused.stderr
+    result = probe(SECRET_KEY="x" * 50)
+    assert result.returncode == 0, result.stderr
+    loaded = json.loads(result.stdout)
+    assert loaded["debug"] is False and loaded["hosts"] == [] and loaded["secure"] is True
+
+
+def test_make_run_and_the_tests_turn_debug_on() -> None:
+    dry = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                         env={k: v for k, v in os.environ.items() if k != "DEBUG"})  # fmt: skip
+    assert dry.returncode == 0, dry.stderr
+    commands = [line for line in dry.stdout.splitlines() if "manage.py migrate" in line or "daphne" in line]
+    assert len(commands) == 2 and all(line.startswith("DEBUG=1 ") for line in commands), dry.stdout
+    from django.conf import settings
+
+    assert "testserver" in settings.ALLOWED_HOSTS  # tests/settings.py read the settings with DEBUG=1
+
+
 def test_defaults_need_no_other_service() -> None:
-    result = probe()
+    result = probe(DEBUG="1")
     assert result.returncode == 0, result.stderr
     loaded = json.loads(result.stdout)
     assert loaded["debug"] is True and loaded["engine"].endswith("sqlite3")
@@ -44,7 +65,7 @@ def test_defaults_need_no_other_service() -> None:
 
 
 def test_service_urls_switch_the_backends() -> None:
-    result = probe(DATABASE_URL="postgres://u@db.example:5432/cards", REDIS_URL="redis://r.example:6379/2",
+    result = probe(DEBUG="1", DATABASE_URL="postgres://u@db.example:5432/cards", REDIS_URL="redis://r.example:6379/2",
                    BOT_PAUSE="0", DISCONNECT_GRACE="5")  # fmt: skip
     assert result.returncode == 0, result.stderr
     loaded = json.loads(result.stdout)
