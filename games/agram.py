@@ -9,7 +9,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.cards import CARD_INDEX, CARD_NAMES, PLAY_MOVES, SUIT_MASKS, cards_in, mask_of, names_in, shuffled
+from games.cards import (
+    CARD_INDEX,
+    CARD_NAMES,
+    PLAY_MOVES,
+    SUIT_MASKS,
+    CardFields,
+    cards_in,
+    mask_of,
+    names_in,
+    shuffled,
+)
 from games.cards import deck as make_deck
 from games.engine import (
     NO_EVENTS,
@@ -76,6 +86,17 @@ class AgramState:
     played: int  # every card played this deal
     dealt: list[int]  # the hands as dealt, for the log
     stock: list[int]  # the undealt cards, top first
+
+
+# ``last_trick`` ([leader, cards, winner]) is converted by hand.
+FIELDS = CardFields(
+    AgramState.__slots__,
+    masks=("played",),
+    mask_lists=("hands", "dealt"),
+    card_lists=("trick", "stock"),
+    seat_cards=("last",),
+    copied=("scores", "voids"),
+)
 
 
 class Agram(OneSeatGame):
@@ -213,17 +234,7 @@ class Agram(OneSeatGame):
 
     def to_json(self, state: AgramState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings)."""
-        data = {name: getattr(state, name) for name in AgramState.__slots__}
-        data["hands"] = [names_in(h) for h in state.hands]
-        data["dealt"] = [names_in(h) for h in state.dealt]
-        # Copies, not the state's own lists: the output is a snapshot that later moves leave alone.
-        data["options"] = dict(state.options)
-        data["scores"] = list(state.scores)
-        data["voids"] = list(state.voids)
-        data["played"] = names_in(state.played)
-        data["trick"] = [CARD_NAMES[c] for c in state.trick]
-        data["stock"] = [CARD_NAMES[c] for c in state.stock]
-        data["last"] = None if state.last is None else [state.last[0], CARD_NAMES[state.last[1]]]
+        data = FIELDS.to_json(state)
         if state.last_trick is not None:
             leader, cards, winner = state.last_trick
             data["last_trick"] = [leader, [CARD_NAMES[c] for c in cards], winner]
@@ -232,18 +243,7 @@ class Agram(OneSeatGame):
     def from_json(self, data: dict[str, Any]) -> AgramState:
         """Rebuild a state from ``to_json``'s output."""
         state = AgramState()
-        for name in AgramState.__slots__:
-            setattr(state, name, data[name])
-        state.options = dict(data["options"])
-        state.scores = list(data["scores"])
-        state.voids = list(data["voids"])
-        state.hands = [mask_of(CARD_INDEX[c] for c in h) for h in data["hands"]]
-        state.dealt = [mask_of(CARD_INDEX[c] for c in h) for h in data["dealt"]]
-        state.played = mask_of(CARD_INDEX[c] for c in data["played"])
-        state.trick = [CARD_INDEX[c] for c in data["trick"]]
-        state.stock = [CARD_INDEX[c] for c in data["stock"]]
-        if data["last"] is not None:
-            state.last = [data["last"][0], CARD_INDEX[data["last"][1]]]
+        FIELDS.from_json(state, data)
         if data["last_trick"] is not None:
             leader, cards, winner = data["last_trick"]
             state.last_trick = [leader, [CARD_INDEX[c] for c in cards], winner]

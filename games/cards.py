@@ -161,3 +161,71 @@ def shuffled(cards: list[int], seed: int, deal_number: int) -> list[int]:
     if _BIG_ENDIAN:
         keys.byteswap()  # the same keys, so the same deals, on every machine
     return sorted(cards, key=keys.__getitem__)
+
+
+class CardFields:
+    """How a slotted state's card fields turn into JSON and back, declared by field name.
+
+    ``masks`` hold one card set (a bitmask), ``mask_lists`` one per seat,
+    ``card_lists`` cards in order, ``seat_cards`` a ``[seat, card]`` pair or
+    ``None``; ``copied`` are plain lists copied so a snapshot and its state share
+    nothing. ``options`` is always copied. Every other slot is kept as it is, for
+    the game to convert what has a shape of its own.
+    """
+
+    __slots__ = ("slots", "masks", "mask_lists", "card_lists", "seat_cards", "copied")
+
+    def __init__(
+        self,
+        slots: tuple[str, ...],
+        *,
+        masks: tuple[str, ...] = (),
+        mask_lists: tuple[str, ...] = (),
+        card_lists: tuple[str, ...] = (),
+        seat_cards: tuple[str, ...] = (),
+        copied: tuple[str, ...] = (),
+    ) -> None:
+        """Declare the fields; every name must be one of ``slots``."""
+        unknown = {*masks, *mask_lists, *card_lists, *seat_cards, *copied} - set(slots)
+        if unknown:
+            raise ValueError(f"CardFields: no slot named {', '.join(sorted(unknown))}")
+        self.slots = slots
+        self.masks = masks
+        self.mask_lists = mask_lists
+        self.card_lists = card_lists
+        self.seat_cards = seat_cards
+        self.copied = copied
+
+    def to_json(self, state: object) -> dict:
+        """Return every slot of ``state``, the declared fields as card strings or copies."""
+        data = {name: getattr(state, name) for name in self.slots}
+        data["options"] = dict(data["options"])
+        for name in self.copied:
+            data[name] = list(data[name])
+        for name in self.masks:
+            data[name] = names_in(data[name])
+        for name in self.mask_lists:
+            data[name] = [names_in(mask) for mask in data[name]]
+        for name in self.card_lists:
+            data[name] = [CARD_NAMES[c] for c in data[name]]
+        for name in self.seat_cards:
+            pair = data[name]
+            data[name] = None if pair is None else [pair[0], CARD_NAMES[pair[1]]]
+        return data
+
+    def from_json(self, state: object, data: dict) -> None:
+        """Set every slot of ``state`` from ``to_json``'s output, the declared fields converted back."""
+        for name in self.slots:
+            setattr(state, name, data[name])
+        state.options = dict(data["options"])
+        for name in self.copied:
+            setattr(state, name, list(data[name]))
+        for name in self.masks:
+            setattr(state, name, mask_of(CARD_INDEX[c] for c in data[name]))
+        for name in self.mask_lists:
+            setattr(state, name, [mask_of(CARD_INDEX[c] for c in names) for names in data[name]])
+        for name in self.card_lists:
+            setattr(state, name, [CARD_INDEX[c] for c in data[name]])
+        for name in self.seat_cards:
+            pair = data[name]
+            setattr(state, name, None if pair is None else [pair[0], CARD_INDEX[pair[1]]])

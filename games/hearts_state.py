@@ -15,6 +15,7 @@ from games.cards import (
     HEARTS,
     PLAY_MOVES,
     SUIT_MASKS,
+    CardFields,
     cards_in,
     mask_of,
     names_in,
@@ -107,18 +108,20 @@ class HeartsState:
     dealt: list[int]  # the hands as dealt, for the log
 
 
+# ``pending`` (masks or None), ``last``, ``last_trick`` and ``last_deal`` are converted by hand.
+FIELDS = CardFields(
+    HeartsState.__slots__,
+    masks=("played",),
+    mask_lists=("hands", "passed", "received", "dealt"),
+    card_lists=("trick",),
+    copied=("scores", "taken", "voids"),
+)
+
+
 def state_to_json(state: HeartsState) -> dict[str, Any]:
     """Return the state as plain JSON (cards as strings)."""
-    data = {name: getattr(state, name) for name in HeartsState.__slots__}
-    for name in ("hands", "passed", "received", "dealt"):
-        data[name] = [names_in(h) for h in getattr(state, name)]
+    data = FIELDS.to_json(state)
     data["pending"] = [None if p is None else names_in(p) for p in state.pending]
-    data["played"] = names_in(state.played)
-    data["trick"] = [CARD_NAMES[c] for c in state.trick]
-    data["scores"] = list(state.scores)
-    data["taken"] = list(state.taken)
-    data["voids"] = list(state.voids)
-    data["options"] = dict(state.options)
     if state.last is not None:
         who, move = state.last
         data["last"] = [
@@ -136,17 +139,8 @@ def state_to_json(state: HeartsState) -> dict[str, Any]:
 def state_from_json(data: dict[str, Any]) -> HeartsState:
     """Rebuild a state from ``to_json``'s output."""
     state = HeartsState()
-    for name in HeartsState.__slots__:
-        setattr(state, name, data[name])
-    state.options = dict(data["options"])
-    state.scores = list(data["scores"])
-    state.taken = list(data["taken"])
-    state.voids = list(data["voids"])
-    for name in ("hands", "passed", "received", "dealt"):
-        setattr(state, name, [mask_of(CARD_INDEX[c] for c in h) for h in data[name]])
+    FIELDS.from_json(state, data)
     state.pending = [None if p is None else mask_of(CARD_INDEX[c] for c in p) for p in data["pending"]]
-    state.played = mask_of(CARD_INDEX[c] for c in data["played"])
-    state.trick = [CARD_INDEX[c] for c in data["trick"]]
     if data["last"] is not None:
         who, move = data["last"]
         if "play" in move:

@@ -16,6 +16,7 @@ from games.cards import (
     CARD_NAMES,
     FULL_DECK_MASK,
     PLAY_MOVES,
+    CardFields,
     cards_in,
     mask_of,
     names_in,
@@ -82,6 +83,16 @@ class NinetyEightState:
     last: list | None  # [seat, card] of the last play this deal
     deal_loser: int | None  # who lost the last finished deal (None: no loser, or none yet)
     last_deal: list | None  # [loser | None, total, last card] of the last finished deal
+
+
+# ``stock`` (stored top first, kept top last) and ``last_deal`` are converted by hand.
+FIELDS = CardFields(
+    NinetyEightState.__slots__,
+    mask_lists=("hands", "dealt"),
+    card_lists=("pile",),
+    seat_cards=("last",),
+    copied=("lives",),
+)
 
 
 class NinetyEight(OneSeatGame):
@@ -223,13 +234,8 @@ class NinetyEight(OneSeatGame):
 
     def to_json(self, state: NinetyEightState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings, the stock top first)."""
-        data = {name: getattr(state, name) for name in NinetyEightState.__slots__}
-        data["hands"] = [names_in(h) for h in state.hands]
-        data["dealt"] = [names_in(h) for h in state.dealt]
+        data = FIELDS.to_json(state)
         data["stock"] = [CARD_NAMES[c] for c in reversed(state.stock)]
-        data["pile"] = [CARD_NAMES[c] for c in state.pile]
-        data["lives"] = list(state.lives)
-        data["last"] = None if state.last is None else [state.last[0], CARD_NAMES[state.last[1]]]
         if state.last_deal is not None:
             loser, total, card = state.last_deal
             data["last_deal"] = [loser, total, CARD_NAMES[card]]
@@ -238,16 +244,8 @@ class NinetyEight(OneSeatGame):
     def from_json(self, data: dict[str, Any]) -> NinetyEightState:
         """Rebuild a state from ``to_json``'s output."""
         state = NinetyEightState()
-        for name in NinetyEightState.__slots__:
-            setattr(state, name, data[name])
-        state.options = dict(data["options"])
-        state.lives = list(data["lives"])
-        state.hands = [mask_of(CARD_INDEX[c] for c in h) for h in data["hands"]]
-        state.dealt = [mask_of(CARD_INDEX[c] for c in h) for h in data["dealt"]]
+        FIELDS.from_json(state, data)
         state.stock = [CARD_INDEX[c] for c in reversed(data["stock"])]
-        state.pile = [CARD_INDEX[c] for c in data["pile"]]
-        if data["last"] is not None:
-            state.last = [data["last"][0], CARD_INDEX[data["last"][1]]]
         if data["last_deal"] is not None:
             loser, total, card = data["last_deal"]
             state.last_deal = [loser, total, CARD_INDEX[card]]

@@ -15,6 +15,7 @@ from games.cards import (
     CARD_NAMES,
     FULL_DECK_MASK,
     PLAY_MOVES,
+    CardFields,
     cards_in,
     mask_of,
     names_in,
@@ -78,6 +79,16 @@ class StealingBundlesState:
     last: list | None  # [seat, card] of the last play this round
     last_capturer: int | None  # the last seat that took anything
     last_take: list | None  # [seat, card, stolen seats, pool mask taken] of the last play
+
+
+# ``bundles`` (card lists per seat) and ``last_take`` are converted by hand.
+FIELDS = CardFields(
+    StealingBundlesState.__slots__,
+    masks=("pool",),
+    mask_lists=("hands", "dealt"),
+    card_lists=("dealt_pool", "stock"),
+    seat_cards=("last",),
+)
 
 
 class StealingBundles(OneSeatGame):
@@ -222,14 +233,8 @@ class StealingBundles(OneSeatGame):
 
     def to_json(self, state: StealingBundlesState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings; bundles bottom first)."""
-        data = {name: getattr(state, name) for name in StealingBundlesState.__slots__}
-        data["hands"] = [names_in(h) for h in state.hands]
-        data["dealt"] = [names_in(h) for h in state.dealt]
-        data["dealt_pool"] = [CARD_NAMES[c] for c in state.dealt_pool]
-        data["stock"] = [CARD_NAMES[c] for c in state.stock]
-        data["pool"] = names_in(state.pool)
+        data = FIELDS.to_json(state)
         data["bundles"] = [[CARD_NAMES[c] for c in b] for b in state.bundles]
-        data["last"] = None if state.last is None else [state.last[0], CARD_NAMES[state.last[1]]]
         if state.last_take is not None:
             who, card, stolen, taken = state.last_take
             data["last_take"] = [who, CARD_NAMES[card], stolen, names_in(taken)]
@@ -238,17 +243,8 @@ class StealingBundles(OneSeatGame):
     def from_json(self, data: dict[str, Any]) -> StealingBundlesState:
         """Rebuild a state from ``to_json``'s output."""
         state = StealingBundlesState()
-        for name in StealingBundlesState.__slots__:
-            setattr(state, name, data[name])
-        state.options = dict(data["options"])
-        state.hands = [mask_of(CARD_INDEX[c] for c in h) for h in data["hands"]]
-        state.dealt = [mask_of(CARD_INDEX[c] for c in h) for h in data["dealt"]]
-        state.dealt_pool = [CARD_INDEX[c] for c in data["dealt_pool"]]
-        state.stock = [CARD_INDEX[c] for c in data["stock"]]
-        state.pool = mask_of(CARD_INDEX[c] for c in data["pool"])
+        FIELDS.from_json(state, data)
         state.bundles = [[CARD_INDEX[c] for c in b] for b in data["bundles"]]
-        if data["last"] is not None:
-            state.last = [data["last"][0], CARD_INDEX[data["last"][1]]]
         if data["last_take"] is not None:
             who, card, stolen, taken = data["last_take"]
             state.last_take = [who, CARD_INDEX[card], stolen, mask_of(CARD_INDEX[c] for c in taken)]

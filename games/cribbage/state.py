@@ -9,10 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.cards import CARD_INDEX, CARD_NAMES, mask_of, names_in
-
-LIST_OF_MASKS = ("hands", "kept", "dealt")
-CARD_LISTS = ("stock", "pile", "crib_dealt")
+from games.cards import CARD_INDEX, CARD_NAMES, CardFields, mask_of, names_in
 
 
 class CribbageState:
@@ -75,19 +72,21 @@ class CribbageState:
     show: list[list] | None  # [[seat, is_crib, mask, start, points]] of the last show
 
 
+# ``start``, ``last``, ``pegged`` and ``show`` are converted by hand.
+FIELDS = CardFields(
+    CribbageState.__slots__,
+    masks=("crib",),
+    mask_lists=("hands", "kept", "dealt"),
+    card_lists=("stock", "pile", "crib_dealt"),
+    copied=("scores", "barred", "pile_seats"),
+)
+
+
 def state_to_json(state: CribbageState) -> dict[str, Any]:
     """Return the whole state as plain JSON, cards as strings."""
-    data = {name: getattr(state, name) for name in CribbageState.__slots__}
-    # Copies, so a later move does not reach into the snapshot.
-    for name in ("options", "scores", "barred", "pile_seats"):
-        data[name] = type(data[name])(data[name])
+    data = FIELDS.to_json(state)
     data["pegged"] = [list(item) for item in state.pegged]
     data["last"] = None if state.last is None else [state.last[0], dict(state.last[1])]
-    for name in LIST_OF_MASKS:
-        data[name] = [names_in(mask) for mask in data[name]]
-    for name in CARD_LISTS:
-        data[name] = [CARD_NAMES[c] for c in data[name]]
-    data["crib"] = names_in(state.crib)
     data["start"] = None if state.start is None else CARD_NAMES[state.start]
     if state.show is not None:
         data["show"] = [
@@ -100,17 +99,7 @@ def state_to_json(state: CribbageState) -> dict[str, Any]:
 def state_from_json(data: dict[str, Any]) -> CribbageState:
     """Rebuild a state from ``state_to_json``'s output."""
     state = CribbageState()
-    for name in CribbageState.__slots__:
-        setattr(state, name, data[name])
-    state.options = dict(data["options"])
-    state.scores = list(data["scores"])
-    state.barred = list(data["barred"])
-    state.pile_seats = list(data["pile_seats"])
-    for name in LIST_OF_MASKS:
-        setattr(state, name, [mask_of(CARD_INDEX[c] for c in names) for names in data[name]])
-    for name in CARD_LISTS:
-        setattr(state, name, [CARD_INDEX[c] for c in data[name]])
-    state.crib = mask_of(CARD_INDEX[c] for c in data["crib"])
+    FIELDS.from_json(state, data)
     state.start = None if data["start"] is None else CARD_INDEX[data["start"]]
     if data["show"] is not None:
         state.show = [
