@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -23,6 +25,11 @@ from cardtable.tables.identity import player_from_scope
 from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket
 from cardtable.tables.models import ChatMessage, Player, Table
 from cardtable.tables.state import state_message
+
+log = logging.getLogger(__name__)
+
+# Seconds between tries to reach a lost channel layer (Redis down): wakes stop, play goes on.
+LAYER_RETRY = 1.0
 
 # Each message type and the fields it must carry, with their JSON types.
 SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -58,6 +65,44 @@ class TableConsumer(AsyncWebsocketConsumer):
     player: Player | None
     sent_version = -1
     joined = False
+    layer_down = False  # the channel layer failed: no wakes until it is back
+
+    @property
+    def channel_receive(self) -> Callable[[], Awaitable[dict]]:
+        """The wait for the next wake that channels' dispatch loop calls: ``_receive_wake``."""
+        return self._receive_wake
+
+    @channel_receive.setter
+    def channel_receive(self, receive: Callable[[], Awaitable[dict]]) -> None:
+        self._layer_receive = receive  # the channel layer's own receive, set by AsyncConsumer.__call__
+
+    async def _receive_wake(self) -> dict:
+        """Wait for a wake; while the layer is down, retry after a pause instead of ending the consumer.
+
+        A failure escaping here would close the socket (1011), so a Redis outage would stop
+        every player (docs/security.md G5). Once the layer answers again the connection
+        rejoins its group (a restarted Redis has forgotten it) and catches up on what it missed.
+        """
+        while True:
+            try:
+                if self.layer_down and self.joined:
+                    await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
+                    self.layer_down = False
+                    log.warning(
+                        "channel layer is back; %s rejoined table %s", self.channel_name, self.table_id
+                    )
+                    return {"type": "table.changed", "version": self.sent_version}
+                return await self._layer_receive()
+            except Exception as error:
+                self._layer_failed(error)
+                await asyncio.sleep(LAYER_RETRY)
+
+    def _layer_failed(self, error: Exception) -> None:
+        if not self.layer_down:  # once per outage and connection, not once per retry
+            log.warning(
+                "channel layer failed for %s (%r); retrying every %ss", self.channel_name, error, LAYER_RETRY
+            )
+        self.layer_down = True
 
     async def connect(self) -> None:
         """Accept the connection, join the table's group and send the current state."""
@@ -73,7 +118,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.joined = True
         self.heartbeat = asyncio.ensure_future(self._heartbeat())
-        await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
+        try:
+            await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
+        except Exception as error:  # Redis down: serve the table anyway; _receive_wake rejoins
+            self._layer_failed(error)
         await database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
         await self._send_state()
         for line in await database_sync_to_async(_recent_chat)(self.table_id):
@@ -83,7 +131,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Leave the group and presence; start the grace if a seated human has gone."""
         if self.joined:
             self.heartbeat.cancel()
-            await self.channel_layer.group_discard(broadcast.group_name(self.table_id), self.channel_name)
+            try:
+                await self.channel_layer.group_discard(broadcast.group_name(self.table_id), self.channel_name)
+            except Exception as error:  # a lost layer forgets the group itself; presence still goes
+                self._layer_failed(error)
             away = await database_sync_to_async(presence.leave)(self.channel_name)
             if away is not None:
                 driver.schedule_grace(*away, settings.DISCONNECT_GRACE)
@@ -110,6 +161,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             message_id = _echo_id(message)
             self._check(message)
             await self._handle(message)
+            if self.layer_down and message["type"] not in ("sync", "chat"):
+                await self._send_state()  # no wake will bring it while the layer is down
         except TableError as error:
             await self._send_json(error.to_json(message_id))
 

@@ -111,18 +111,27 @@ async def test_moves_are_stored_through_a_redis_outage_and_clients_resync(outage
         await conn.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the table consumer closes (1011) when the channel layer fails, so a player cannot move "
-    "until Redis is back; see docs/security.md 'Known gaps'",
-)
 async def test_a_seated_player_can_move_while_redis_is_down(outage_server: tuple) -> None:
+    """docs/security.md G5: sockets open and stay open without Redis; the mover gets its state directly."""
     server, redis, db = outage_server
     table, players, conns = await seat_table(server.base, server.ws_base, "hearts", 4)
     await settle(conns)
     before = await _version(db, table["id"])
     redis.stop()
     await asyncio.sleep(0.5)
-    conns = [await _reconnect(server, table["ws"], p, timeout=5) for p in players]
-    await play_move(conns, random.Random(1), timeout=5)
+    fresh = [await _reconnect(server, table["ws"], p, timeout=5) for p in players]  # open without Redis
+    rng = random.Random(1)
+    await play_move(fresh, rng, timeout=5)  # the mover's state comes straight back, not by a wake
     assert await _version(db, table["id"]) == before + 1
+    await asyncio.sleep(1.5)  # the sockets from before the outage have failed to hear Redis by now
+    assert not any(conn.closed.is_set() for conn in conns + fresh), "a socket closed during the outage"
+
+    redis.start()  # a fresh Redis that knows no groups: every socket rejoins its own and catches up
+    for conn in conns + fresh:  # nobody asked (no sync): the rejoin brings the missed move
+        await conn.wait_for(lambda m: m.get("type") == "state" and m["version"] == before + 1, 10)
+    for _ in range(3):  # and the fan-out works again for both generations of sockets
+        await play_move(conns, rng)
+        await settle(conns + fresh)
+    assert await _version(db, table["id"]) == before + 4
+    for conn in conns + fresh:
+        await conn.close()
