@@ -270,7 +270,7 @@ class Agram(OneSeatGame):
 
     def deal_event(self, state: AgramState) -> Event:
         """Return the current deal as laid out, for the simulation log."""
-        return deal_record(state.dealer, state.dealt, state.stock, pool=[], crib=[])
+        return deal_record(state.dealer, state.dealt, state.stock)
 
 
 GAME = Agram()

@@ -291,20 +291,28 @@ def winners_of(scores: Sequence[int], lowest_wins: bool = False) -> list[int]:
     return [seat for seat, score in enumerate(scores) if score == best]
 
 
-def deal_record(dealer: int, hands: Sequence[int], stock: Sequence[int], **extra: Sequence[int]) -> Event:
+def deal_record(
+    dealer: int,
+    hands: Sequence[int],
+    stock: Sequence[int],
+    pool: Sequence[int] = (),
+    crib: Sequence[int] = (),
+) -> Event:
     """Build a ``deal`` log event from masks/lists of card indexes.
 
-    ``hands`` are bitmasks; ``stock`` is a list with its top card first; extra
-    lists (``pool``, ``crib``) are laid out the same way.
+    ``hands`` are bitmasks; ``stock`` is a list with its top card first; the
+    ``pool`` and ``crib`` lists are laid out the same way, empty in a game
+    without them (every deal event carries both keys).
     """
-    deal: dict[str, Any] = {
-        "dealer": dealer,
-        "hands": [names_in(hand) for hand in hands],
-        "stock": [CARD_NAMES[c] for c in stock],
+    return {
+        "deal": {
+            "dealer": dealer,
+            "hands": [names_in(hand) for hand in hands],
+            "stock": [CARD_NAMES[c] for c in stock],
+            "pool": [CARD_NAMES[c] for c in pool],
+            "crib": [CARD_NAMES[c] for c in crib],
+        }
     }
-    for name, cards in extra.items():
-        deal[name] = [CARD_NAMES[c] for c in cards]
-    return {"deal": deal}
 
 
 def deal_hidden(

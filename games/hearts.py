@@ -479,7 +479,7 @@ class Hearts(Game):
 
     def deal_event(self, state: HeartsState) -> Event:
         """Return the current deal as laid out, for the simulation log."""
-        return deal_record(state.dealer, state.dealt, [], pool=[], crib=[])
+        return deal_record(state.dealer, state.dealt, [])
 
 
 GAME = Hearts()

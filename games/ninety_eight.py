@@ -272,7 +272,7 @@ class NinetyEight(OneSeatGame):
 
     def deal_event(self, state: NinetyEightState) -> Event:
         """Return the current deal as laid out, for the simulation log."""
-        return deal_record(state.dealer, state.dealt, state.stock[::-1], pool=[], crib=[])
+        return deal_record(state.dealer, state.dealt, state.stock[::-1])
 
 
 GAME = NinetyEight()

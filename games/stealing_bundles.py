@@ -275,7 +275,7 @@ class StealingBundles(OneSeatGame):
 
     def deal_event(self, state: StealingBundlesState) -> Event:
         """Return the current round as dealt: the hands, the stock left, the pool laid out."""
-        return deal_record(state.dealer, state.dealt, state.stock, pool=state.dealt_pool, crib=[])
+        return deal_record(state.dealer, state.dealt, state.stock, pool=state.dealt_pool)
 
 
 GAME = StealingBundles()

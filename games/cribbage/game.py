@@ -364,7 +364,7 @@ class Cribbage(Game):
 
     def deal_event(self, state: CribbageState) -> Event:
         """Return the current deal as laid out: hands as dealt, stock top first, the crib's dealt card."""
-        return deal_record(state.dealer, state.dealt, state.stock, pool=[], crib=state.crib_dealt)
+        return deal_record(state.dealer, state.dealt, state.stock, crib=state.crib_dealt)
 
 
 GAME = Cribbage()
