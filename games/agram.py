@@ -16,6 +16,8 @@ from games.cards import (
     SUIT_MASKS,
     CardFields,
     cards_in,
+    deal_order,
+    deal_round,
     mask_of,
     names_in,
     shuffled,
@@ -131,9 +133,7 @@ class Agram(OneSeatGame):
         stock = shuffled(list(DECK), state.seed, state.deal_number)
         n = state.players
         # One card at a time round the table from the seat after the dealer.
-        hands = [0] * n
-        for i in range(TRICKS_PER_DEAL * n):
-            hands[(state.dealer + 1 + i) % n] |= 1 << stock[i]
+        hands = deal_round(stock, TRICKS_PER_DEAL * n, deal_order(state.dealer, n), n)
         state.hands = hands
         state.dealt = list(hands)
         state.stock = stock[TRICKS_PER_DEAL * n :]

@@ -43,6 +43,7 @@ CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
 FULL_DECK_MASK = (1 << 52) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
+BITS: tuple[int, ...] = tuple(1 << c for c in range(52))
 _BIG_ENDIAN = sys.byteorder == "big"
 
 # For each suit, for each 13-bit pattern of ranks: the cards it holds, ascending.
@@ -144,6 +145,25 @@ def deck(exclude: Iterable[str] = ()) -> list[int]:
     """Return a fresh deck in card order, without the excluded card strings."""
     skip = {parse_card(name) for name in exclude}
     return [c for c in range(52) if c not in skip]
+
+
+def deal_order(dealer: int, players: int) -> list[int]:
+    """Return the seats in dealing order: from the seat after ``dealer`` round to the dealer."""
+    return [(dealer + 1 + k) % players for k in range(players)]
+
+
+def deal_round(cards: list[int], count: int, seats: list[int], players: int) -> list[int]:
+    """Deal the first ``count`` of ``cards`` one at a time to ``seats`` in turn, the first seat first.
+
+    Returns every seat's hand as a bitmask (0 for a seat not in ``seats``).
+    """
+    # The k-th seat gets every len(seats)-th card from the k-th: one slice and
+    # a sum a seat, not a Python step a card.
+    hands = [0] * players
+    step = len(seats)
+    for k, seat in enumerate(seats):
+        hands[seat] = sum(map(BITS.__getitem__, cards[k:count:step]))
+    return hands
 
 
 def shuffled(cards: list[int], seed: int, deal_number: int) -> list[int]:

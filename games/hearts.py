@@ -13,12 +13,15 @@ from itertools import combinations
 from typing import Any
 
 from games.cards import (
+    BITS,
     CARD_INDEX,
     CARD_NAMES,
     HEARTS,
     PLAY_MOVES,
     SUIT_MASKS,
     cards_in,
+    deal_order,
+    deal_round,
     names_in,
     play_moves,
     shuffled,
@@ -38,7 +41,6 @@ from games.engine import (
     winners_of,
 )
 from games.hearts_state import (
-    BITS,
     DECKS,
     DIRECTIONS,
     HEARTS_MASK,
@@ -103,11 +105,8 @@ class Hearts(Game):
     def _deal(self, state: HeartsState) -> None:
         n = state.players
         stock = shuffled(list(DECKS[n]), state.seed, state.deal_number)
-        # One card at a time round the table from the seat after the dealer, so
-        # the seat k places after the dealer gets every n-th card from the k-th.
-        hands = [0] * n
-        for k in range(n):
-            hands[(state.dealer + 1 + k) % n] = sum(map(BITS.__getitem__, stock[k::n]))
+        # One card at a time round the table from the seat after the dealer.
+        hands = deal_round(stock, len(stock), deal_order(state.dealer, n), n)
         state.hands = hands
         state.dealt = list(hands)
         state.passed = [0] * n

@@ -32,7 +32,6 @@ POINTS = tuple(1 if c // 13 == HEARTS else 13 if c == QUEEN_OF_SPADES else 0 for
 DECKS = {3: tuple(make_deck(["2D"])), 4: tuple(make_deck()), 5: tuple(make_deck(["2D", "2C"]))}
 DECK_MASKS = {n: mask_of(cards) for n, cards in DECKS.items()}
 LOWEST_CLUB = {3: CARD_INDEX["2C"], 4: CARD_INDEX["2C"], 5: CARD_INDEX["3C"]}
-BITS = tuple(1 << c for c in range(52))
 # Within a suit the ace is high: strength 2 = 0 .. A = 12.
 STRENGTH = tuple((c % 13 - 1) % 13 for c in range(52))
 # Pass directions by deal number: the seat offset a pass goes to (0: no pass).

@@ -18,6 +18,8 @@ from games.cards import (
     PLAY_MOVES,
     CardFields,
     cards_in,
+    deal_order,
+    deal_round,
     mask_of,
     names_in,
     shuffled,
@@ -127,11 +129,8 @@ class NinetyEight(OneSeatGame):
         stock = shuffled(list(DECK), state.seed, state.deal_number)
         n = state.players
         lives = state.lives
-        order = [(state.dealer + 1 + i) % n for i in range(n)]
-        seated = [s for s in order if lives[s] > 0]
-        hands = [0] * n
-        for i in range(HAND_SIZE * len(seated)):
-            hands[seated[i % len(seated)]] |= 1 << stock[i]
+        seated = [s for s in deal_order(state.dealer, n) if lives[s] > 0]
+        hands = deal_round(stock, HAND_SIZE * len(seated), seated, n)
         state.hands = hands
         state.dealt = list(hands)
         rest = stock[HAND_SIZE * len(seated) :]

@@ -17,6 +17,8 @@ from games.cards import (
     PLAY_MOVES,
     CardFields,
     cards_in,
+    deal_order,
+    deal_round,
     mask_of,
     names_in,
     shuffled,
@@ -129,9 +131,7 @@ class StealingBundles(OneSeatGame):
         n = state.players
         stock = state.stock
         count = min(HAND_SIZE * n, len(stock))
-        hands = [0] * n
-        for i in range(count):
-            hands[(state.dealer + 1 + i) % n] |= 1 << stock[i]
+        hands = deal_round(stock, count, deal_order(state.dealer, n), n)
         state.hands = hands
         state.dealt = list(hands)
         state.dealt_pool = []

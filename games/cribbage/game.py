@@ -14,7 +14,17 @@ import random
 from itertools import combinations
 from typing import Any
 
-from games.cards import CARD_INDEX, CARD_NAMES, FULL_DECK_MASK, JACK, PLAY_MOVES, cards_in, names_in
+from games.cards import (
+    CARD_INDEX,
+    CARD_NAMES,
+    FULL_DECK_MASK,
+    JACK,
+    PLAY_MOVES,
+    cards_in,
+    deal_order,
+    deal_round,
+    names_in,
+)
 from games.cards import play_moves as card_play_moves
 from games.cards import shuffled as shuffled_deck
 from games.cribbage.play import FITS, peg_items
@@ -60,10 +70,8 @@ class Cribbage(Game):
         n = state.players
         stock = shuffled_deck(list(range(52)), state.seed, state.deal_number)
         dealt = 6 if n == 2 else 5
-        hands = [0] * n
         # One card at a time from the seat after the dealer; three-handed, one to the crib.
-        for i in range(dealt * n):
-            hands[(state.dealer + 1 + i) % n] |= 1 << stock[i]
+        hands = deal_round(stock, dealt * n, deal_order(state.dealer, n), n)
         used = dealt * n
         state.crib_dealt = stock[used : used + 1] if n == 3 else []
         used += len(state.crib_dealt)
