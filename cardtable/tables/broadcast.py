@@ -9,6 +9,7 @@ state for its own seat. A connection that missed a wake gets the truth on
 from __future__ import annotations
 
 import logging
+import secrets
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -22,8 +23,12 @@ def group_name(table_id: str) -> str:
 
 
 def table_changed(table_id: str, version: int) -> None:
-    """Wake every connection of the table (from sync code, after commit) and the bot driver."""
-    _send(table_id, {"type": "table.changed", "version": version})
+    """Wake every connection of the table (from sync code, after commit) and the bot driver.
+
+    ``wake`` names this one broadcast, so the connections it reaches in one
+    process can share a single read of the table (``state.shared_snapshot``).
+    """
+    _send(table_id, {"type": "table.changed", "version": version, "wake": secrets.token_hex(8)})
     from cardtable.tables.bots import driver
 
     driver.poke(table_id)

@@ -2,8 +2,9 @@
 
 The consumer parses and checks a frame's shape, hands the request to
 ``services``, and answers with an error or lets the resulting wake bring the
-new state. It keeps no game state: every state it sends is built fresh by
-``state.state_message`` for its own player's seat.
+new state. It keeps no game state: every state it sends is built by
+``state.message_for`` for its own player's seat, from a fresh read of the table
+(shared by the connections one change wakes, ``state.shared_snapshot``).
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables import broadcast, presence, services
+from cardtable.tables import broadcast, heartbeat, presence, services
 from cardtable.tables.bots import driver
+from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import player_from_scope
 from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket
 from cardtable.tables.models import ChatMessage, Player, Table
-from cardtable.tables.state import state_message
+from cardtable.tables.state import Snapshot, message_for, shared_snapshot, snapshot
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,10 @@ def _echo_id(message: dict[str, Any]) -> str | int | None:
     if not isinstance(message_id, bool) and isinstance(message_id, str | int) and len(str(message_id)) <= 64:
         return message_id
     return None
+
+
+async def _read_snapshot(table_id: str) -> Snapshot:
+    return await db_call(snapshot)(table_id)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -117,7 +123,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.joined = True
-        self.heartbeat = asyncio.ensure_future(self._heartbeat())
+        heartbeat.add(self.channel_name)
         try:
             await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
         except Exception as error:  # Redis down: serve the table anyway; _receive_wake rejoins
@@ -130,7 +136,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         """Leave the group and presence; start the grace if a seated human has gone."""
         if self.joined:
-            self.heartbeat.cancel()
+            heartbeat.discard(self.channel_name)
             try:
                 await self.channel_layer.group_discard(broadcast.group_name(self.table_id), self.channel_name)
             except Exception as error:  # a lost layer forgets the group itself; presence still goes
@@ -138,11 +144,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             away = await database_sync_to_async(presence.leave)(self.channel_name)
             if away is not None:
                 driver.schedule_grace(*away, settings.DISCONNECT_GRACE)
-
-    async def _heartbeat(self) -> None:
-        while True:
-            await asyncio.sleep(settings.CONNECTION_HEARTBEAT)
-            await database_sync_to_async(presence.heartbeat)(self.channel_name)
 
     @property
     def _player_id(self) -> int | None:
@@ -202,7 +203,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "move":
             if player is None:
                 raise TableError("no_player", "spectators cannot move; choose a name and sit first")
-            await database_sync_to_async(services.apply_move)(
+            await db_call(services.apply_move)(
                 self.table_id, message["move"], message["version"], player=player
             )
         else:
@@ -219,14 +220,20 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_changed(self, event: dict[str, Any]) -> None:
         """The table changed (or someone came or went): send our seat's state if it is news."""
         if event["version"] >= self.sent_version:
-            await self._send_state()
+            wake = event.get("wake")
+            read = _read_snapshot
+            snap = await (shared_snapshot(self.table_id, wake, read) if wake else read(self.table_id))
+            await self._send_snapshot(snap)
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         """Forward a chat line."""
         await self._send_json(event["message"])
 
     async def _send_state(self, force: bool = False) -> None:
-        message = await database_sync_to_async(state_message)(self.table_id, self._player_id)
+        await self._send_snapshot(await _read_snapshot(self.table_id), force)
+
+    async def _send_snapshot(self, snap: Snapshot, force: bool = False) -> None:
+        message = message_for(snap, self._player_id)  # built for this connection's seat only
         if force or message["version"] >= self.sent_version:
             self.sent_version = message["version"]
             await self._send_json(message)

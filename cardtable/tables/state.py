@@ -8,7 +8,10 @@ for ``None``. The public table summary (``table_summary``) holds no game view.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from cardtable.tables import presence
@@ -88,13 +91,36 @@ def load(table_id: str, with_state: bool = False) -> tuple[Table, list[Seat], se
     return table, seats, {seat.player_id for seat in seats if seat.live}
 
 
-def state_message(table_id: str, player_id: int | None) -> dict[str, Any]:
-    """Build the ``state`` message for one connection: its player's seat, or a spectator."""
+@dataclass(frozen=True)
+class Snapshot:
+    """One consistent read of a table: the row, its seats, who is connected, the parsed game state.
+
+    Shared read-only by every connection of the table in this process that
+    wakes for the same change; each builds its own seat's message from it.
+    """
+
+    table: Table
+    seats: list[Seat]
+    live: set[int]
+    state: Any
+
+
+def snapshot(table_id: str) -> Snapshot:
+    """Read a table once (one query; a second only the first time this process sees a version)."""
     table, seats, live = load(table_id)
     state = _STATES.get((table.pk, table.version))
     if table.game_number > 0 and state is None:  # a game has started: parse this version once
         table, seats, live = load(table_id, with_state=True)
         state = game_state(table)
+    return Snapshot(table, seats, live, state)
+
+
+def message_for(snap: Snapshot, player_id: int | None) -> dict[str, Any]:
+    """Build the ``state`` message for one connection from a snapshot: its player's seat, or a spectator.
+
+    CPU only (no database): the game part is the game's ``view`` for this seat.
+    """
+    table, seats, live, state = snap.table, snap.seats, snap.live, snap.state
     seat = next((s.index for s in seats if player_id is not None and s.player_id == player_id), None)
     message: dict[str, Any] = {
         "type": "state",
@@ -114,6 +140,38 @@ def state_message(table_id: str, player_id: int | None) -> dict[str, Any]:
         if seat is not None and seat in message["to_act"]:
             message["legal_moves"] = list(game.legal_moves(state, seat))
     return message
+
+
+def state_message(table_id: str, player_id: int | None) -> dict[str, Any]:
+    """Build the ``state`` message for one connection: its player's seat, or a spectator."""
+    return message_for(snapshot(table_id), player_id)
+
+
+_SHARED: dict[tuple[str, str], asyncio.Future[Snapshot]] = {}
+_SHARED_FOR = 5.0  # seconds a finished read stays shareable by late wakes of the same change
+
+
+async def shared_snapshot(table_id: str, wake: str, read: Callable[[str], Awaitable[Snapshot]]) -> Snapshot:
+    """Return the snapshot for one wake of a table, read once for all of this process's connections.
+
+    ``wake`` names one broadcast (``broadcast.table_changed``): a read started
+    after it was sent sees that change, so every connection woken by it may
+    share the read. Presence wakes keep the version, which is why the key is
+    the wake and not the version. A failed read is not kept.
+    """
+    key = (table_id, wake)
+    future = _SHARED.get(key)
+    if future is None:
+        loop = asyncio.get_running_loop()
+        future = _SHARED[key] = asyncio.ensure_future(read(table_id))
+
+        def forget(done: asyncio.Future[Snapshot]) -> None:
+            delay = 0 if done.cancelled() or done.exception() is not None else _SHARED_FOR
+            loop.call_later(delay, _SHARED.pop, key, None)
+
+        future.add_done_callback(forget)
+    # One connection going away must not cancel the read the others wait on.
+    return await asyncio.shield(future)
 
 
 def table_summary(table: Table) -> dict[str, Any]:
