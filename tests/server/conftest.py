@@ -43,7 +43,7 @@ OPEN: list[Client] = []
 
 
 @pytest.fixture(autouse=True)
-async def close_clients() -> Any:
+async def close_clients(django_db_blocker: Any) -> Any:
     """Close the clients a test left open and let the server settle before the database is flushed."""
     yield
     while OPEN:
@@ -51,7 +51,10 @@ async def close_clients() -> Any:
     driver.reset()
     await asyncio.sleep(0.05)
     # The worker thread's connection must go, or PostgreSQL cannot drop the test database.
-    await database_sync_to_async(connections.close_all)()
+    # Unblocked: after a test without the database, the thread may still hold an earlier
+    # test's connection, and closing it checks it first.
+    with django_db_blocker.unblock():
+        await database_sync_to_async(connections.close_all)()
 
 
 class Client:
