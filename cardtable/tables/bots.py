@@ -20,10 +20,11 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db.models import Q
 
 from cardtable.tables import presence, services
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import Match, MoveRecord, Table
+from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from games import get_game
 from games.bots import make_bot
 
@@ -43,6 +44,9 @@ class Job:
 
 def next_job(table_id: str) -> Job | None:
     """Return the bot turns pending at a table, or ``None`` when no bot is to act."""
+    # Most tables have no bot and no stand-in: one small query, no state to parse.
+    if not Seat.objects.filter(table_id=table_id).filter(Q(stand_in=True) | ~Q(bot_level="")).exists():
+        return None
     table = Table.objects.filter(pk=table_id, status=Table.PLAYING).first()
     if table is None:
         return None

@@ -245,7 +245,9 @@ def apply_move(
         to_act = game.to_act(state)
         if seat not in to_act:
             raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
-        match = Match.objects.get(table=table, number=table.game_number)
+        # The match and its last move's number in one query (the row lock on the table
+        # keeps both from changing under us).
+        match = Match.objects.annotate(last_seq=Max("moves__seq")).get(table=table, number=table.game_number)
         if version is not None and version != table.version:
             check_version(table, match, seat, version)
         try:
@@ -253,7 +255,7 @@ def apply_move(
         except GameError as error:
             raise TableError(error.code, str(error)) from None
         version = table.version + 1
-        seq = (match.moves.aggregate(n=Max("seq"))["n"] or 0) + 1
+        seq = (match.last_seq or 0) + 1
         MoveRecord.objects.create(
             match=match,
             seq=seq,

@@ -106,12 +106,11 @@ class Snapshot:
 
 
 def snapshot(table_id: str) -> Snapshot:
-    """Read a table once (one query; a second only the first time this process sees a version)."""
-    table, seats, live = load(table_id)
-    state = _STATES.get((table.pk, table.version))
-    if table.game_number > 0 and state is None:  # a game has started: parse this version once
-        table, seats, live = load(table_id, with_state=True)
-        state = game_state(table)
+    """Read a table in one query, state column included: a snapshot is read once per wake
+    and most wakes follow a move, whose new version this process has not parsed yet.
+    """
+    table, seats, live = load(table_id, with_state=True)
+    state = game_state(table) if table.game_number > 0 else None  # parsed once per version
     return Snapshot(table, seats, live, state)
 
 
