@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from hashlib import shake_128
 
 RANKS = "A23456789TJQK"
@@ -147,12 +147,18 @@ def deck(exclude: Iterable[str] = ()) -> list[int]:
     return [c for c in range(52) if c not in skip]
 
 
-def deal_order(dealer: int, players: int) -> list[int]:
+# By player count, then dealer: the dealing order, made once so a deal builds no list for it.
+_DEAL_ORDERS = tuple(tuple(tuple((d + 1 + k) % p for k in range(p)) for d in range(p)) for p in range(9))
+
+
+def deal_order(dealer: int, players: int) -> tuple[int, ...]:
     """Return the seats in dealing order: from the seat after ``dealer`` round to the dealer."""
-    return [(dealer + 1 + k) % players for k in range(players)]
+    if players < len(_DEAL_ORDERS):
+        return _DEAL_ORDERS[players][dealer]
+    return tuple((dealer + 1 + k) % players for k in range(players))
 
 
-def deal_round(cards: list[int], count: int, seats: list[int], players: int) -> list[int]:
+def deal_round(cards: list[int], count: int, seats: Sequence[int], players: int) -> list[int]:
     """Deal the first ``count`` of ``cards`` one at a time to ``seats`` in turn, the first seat first.
 
     Returns every seat's hand as a bitmask (0 for a seat not in ``seats``).
@@ -161,8 +167,9 @@ def deal_round(cards: list[int], count: int, seats: list[int], players: int) -> 
     # a sum a seat, not a Python step a card.
     hands = [0] * players
     step = len(seats)
+    bit = BITS.__getitem__
     for k, seat in enumerate(seats):
-        hands[seat] = sum(map(BITS.__getitem__, cards[k:count:step]))
+        hands[seat] = sum(map(bit, cards[k:count:step]))
     return hands
 
 
