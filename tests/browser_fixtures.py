@@ -1,7 +1,9 @@
 """The one headless Chromium every browser test shares.
 
-Playwright's sync API allows one instance per process at a time, so the browser
-is a single session fixture here, at the top of the tests, for every folder.
+Playwright's sync API allows one instance per process at a time and, while it
+runs, holds an event loop in the main thread (so ``asyncio.run`` fails). The
+browser is therefore one module-scoped fixture, defined once here for every
+folder: it lives while a browser test module runs and is gone after it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ LAUNCH_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     """Headless Debian Chromium; skipped (or failed in CI) when it is not installed."""
     if not os.path.exists(CHROMIUM):
