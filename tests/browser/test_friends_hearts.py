@@ -72,7 +72,7 @@ def test_two_friends_share_a_link_and_play_hearts_to_the_end(site_server, new_pa
             page.screenshot(path=str(ARTIFACTS / "hearts-summary.png"), full_page=True)
             shot["summary"] = True
 
-    moves = play_to_end([ann, ben], seed=7, limit=420, on_move=screenshot)
+    moves = play_to_end([ann, ben], seed=7, limit=900, on_move=screenshot)
     assert moves > 26  # at least two deals' worth of human cards
     assert shot.get("summary"), "no summary was shown between deals"
 
