@@ -245,6 +245,10 @@ def apply_move(
         to_act = game.to_act(state)
         if seat not in to_act:
             raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
+        # A stand-in's move may have been computed before its human came back (a
+        # return does not change the version): the seat is theirs again, so drop it.
+        if by == MoveRecord.STAND_IN and not table.seats.filter(index=seat, stand_in=True).exists():
+            raise TableError("not_your_turn", f"seat {seat}'s player is back; the stand-in's move is dropped")
         # The match and its last move's number in one query (the row lock on the table
         # keeps both from changing under us).
         match = Match.objects.annotate(last_seq=Max("moves__seq")).get(table=table, number=table.game_number)

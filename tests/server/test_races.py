@@ -152,3 +152,28 @@ def test_an_admin_move_goes_through_the_same_service_and_is_logged() -> None:
     version = services.apply_move(table.pk, game.legal_moves(state, seat)[0], None, seat=seat, by="admin")
     assert version == table.version + 1
     assert list(MoveRecord.objects.values_list("seat", "by", "version")) == [(seat, "admin", version)]
+
+
+def test_a_stand_in_move_computed_before_its_human_returned_is_dropped() -> None:
+    """A return does not change the version, so the service itself refuses the late stand-in move."""
+    from cardtable.tables import presence
+    from cardtable.tables.models import Seat
+
+    table, people = humans_table("agram", 2)
+    game = get_game("agram")
+    state = state_of(table)
+    seat = game.to_act(state)[0]
+    Seat.objects.filter(table=table, index=seat).update(stand_in=True, away_since=table.updated)
+    move = game.legal_moves(state, seat)[0]  # the stand-in's choice, computed now...
+
+    presence.join("tab-1", table.pk, people[seat][0].pk)  # ...while its human comes back
+    with pytest.raises(TableError) as refused:
+        services.apply_move(table.pk, move, table.version, seat=seat, by=MoveRecord.STAND_IN)
+    assert refused.value.code == "not_your_turn"
+    assert Table.objects.get(pk=table.pk).version == table.version
+    assert not MoveRecord.objects.filter(match__table=table).exists()
+
+    # While the stand-in still holds the seat, its move goes through.
+    Seat.objects.filter(table=table, index=seat).update(stand_in=True)
+    services.apply_move(table.pk, move, table.version, seat=seat, by=MoveRecord.STAND_IN)
+    assert MoveRecord.objects.get(match__table=table).by == MoveRecord.STAND_IN
