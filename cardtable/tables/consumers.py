@@ -24,7 +24,7 @@ from cardtable.tables.bots import driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import player_from_scope
-from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket
+from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
 from cardtable.tables.models import ChatMessage, Player, Table
 from cardtable.tables.state import Snapshot, message_for, shared_snapshot, snapshot
 
@@ -116,7 +116,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.player = await database_sync_to_async(player_from_scope)(self.scope)
         self.messages = TokenBucket(settings.WS_RATE, settings.WS_BURST)
-        self.chats = TokenBucket(settings.CHAT_RATE, settings.CHAT_BURST)
+        # Chat is limited per player, all their tabs together (creation time in the
+        # key: a test database that reuses ids gets fresh buckets).
+        if self.player is not None:
+            owner = ("chat", self.player.pk, self.player.created)
+            self.chats = shared_bucket(owner, settings.CHAT_RATE, settings.CHAT_BURST)
+        else:
+            self.chats = TokenBucket(settings.CHAT_RATE, settings.CHAT_BURST)  # refused anyway
         await self.accept()
         if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
             await self._send_json({"type": "error", "code": "not_found", "message": "there is no such table"})
@@ -197,8 +203,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if kind == "sync":
             await self._send_state(force=True)
         elif kind == "chat":
-            if not self.chats.take():
+            # rate_limited comes first in the protocol's order, but only a line that
+            # would be posted spends the allowance: refused ones cost nothing.
+            if not self.chats.has_token():
                 raise TableError("rate_limited", "too many chat lines; wait a moment")
+            services.check_chat(player, message["text"])
+            self.chats.take()
             await database_sync_to_async(services.post_chat)(self.table_id, player, message["text"])
         elif kind == "move":
             if player is None:

@@ -309,22 +309,29 @@ def encodes(text: str) -> bool:
     return True
 
 
-def post_chat(table_id: str, player: Player | None, text: object) -> dict:
-    """Save a chat line and send it to the table; return the chat message."""
-    from cardtable.tables.models import ChatMessage
+def check_chat(player: Player | None, text: object) -> tuple[Player, str]:
+    """Return the speaker and the line to post, or raise the error that refuses the line.
 
+    The consumer asks this before charging the chat allowance, so refused lines
+    never use it up.
+    """
     if not isinstance(text, str) or not 1 <= len(text.strip()) <= 500 or len(text) > 500:
         raise TableError("bad_message", "chat text is 1 to 500 characters")
     if not encodes(text):
         raise TableError("bad_message", "chat text must be valid Unicode (no lone surrogates)")
-    player = _require_player(player)
+    return _require_player(player), text.strip()
+
+
+def post_chat(table_id: str, player: Player | None, text: object) -> dict:
+    """Save a chat line and send it to the table; return the chat message."""
+    from cardtable.tables.models import ChatMessage
+
+    player, line_text = check_chat(player, text)
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise TableError("not_found", f"there is no table {table_id!r}")
     seat = table.seats.filter(player=player).values_list("index", flat=True).first()
-    line = ChatMessage.objects.create(
-        table=table, player=player, seat=seat, name=player.name, text=text.strip()
-    )
+    line = ChatMessage.objects.create(table=table, player=player, seat=seat, name=player.name, text=line_text)
     message = line.to_json()
     transaction.on_commit(lambda: broadcast.chat(table_id, message))
     return message

@@ -126,7 +126,7 @@ async def test_rate_limit_comes_before_everything_but_size(settings) -> None:
 
 
 async def test_chat_is_limited_in_length_and_rate_and_kept_as_text(settings) -> None:
-    settings.CHAT_RATE, settings.CHAT_BURST = 0.01, 4  # two bad lines count too
+    settings.CHAT_RATE, settings.CHAT_BURST = 0.01, 2  # the two refused lines cost nothing
     table, people = await database_sync_to_async(playing_table)()
     a = await Client(table.pk, people[0][1]).connect()
     b = await Client(table.pk, people[1][1]).connect()
@@ -276,3 +276,33 @@ async def test_a_logged_in_user_sits_and_chats_over_the_websocket() -> None:
     assert state["table"]["seats"][1]["name"] == "dora" and state["table"]["seats"][1]["connected"]
     await dora.send({"type": "chat", "text": "hi"})
     assert (await dora.until(lambda m: m["type"] == "chat"))["name"] == "dora"
+
+
+async def test_a_players_tabs_share_one_chat_allowance(settings) -> None:
+    settings.CHAT_RATE, settings.CHAT_BURST = 0.01, 2
+    table, people = await database_sync_to_async(playing_table)()
+    first = await Client(table.pk, people[0][1]).connect()
+    second = await Client(table.pk, people[0][1]).connect()  # the same player, another tab
+    other = await Client(table.pk, people[1][1]).connect()
+    await first.send({"type": "chat", "text": "one"})
+    await second.send({"type": "chat", "text": "two"})
+    await other.until(lambda m: m["type"] == "chat" and m["text"] == "two")
+    await expect(second, {"type": "chat", "text": "three"}, "rate_limited", table.pk)
+    await expect(first, {"type": "chat", "text": "four"}, "rate_limited", table.pk)
+    # Another player's allowance is their own.
+    await other.send({"type": "chat", "text": "mine"})
+    assert (await first.until(lambda m: m["type"] == "chat" and m["text"] == "mine"))["name"] != "Ann"
+
+
+async def test_refused_chat_lines_use_no_chat_allowance(settings) -> None:
+    settings.CHAT_RATE, settings.CHAT_BURST = 0.01, 1
+    table, people = await database_sync_to_async(playing_table)()
+    a = await Client(table.pk, people[0][1]).connect()
+    b = await Client(table.pk, people[1][1]).connect()
+    for bad in ["", "   ", "x" * 501, 7]:
+        await expect(a, {"type": "chat", "text": bad}, "bad_message", table.pk)
+    await a.send({"type": "chat", "text": "still allowed"})
+    assert (await b.until(lambda m: m["type"] == "chat"))["text"] == "still allowed"
+    await expect(a, {"type": "chat", "text": "now spent"}, "rate_limited", table.pk)
+    # Over the allowance, rate_limited comes before bad_message (the protocol's order).
+    await expect(a, {"type": "chat", "text": ""}, "rate_limited", table.pk)
