@@ -9,6 +9,8 @@ PostgreSQL (or any database dj-database-url knows), `REDIS_URL` to channels_redi
 import os
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -35,8 +37,6 @@ DEBUG = _env_bool("DEBUG", False)
 _DEV_SECRET = "dev-insecure-secret-key-change-me-in-production-0123456789"
 SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET if DEBUG else "")
 if not SECRET_KEY:
-    from django.core.exceptions import ImproperlyConfigured
-
     raise ImproperlyConfigured(
         "SECRET_KEY must be set when DEBUG is off (DEBUG=1 for development: `make run` sets it)."
     )
@@ -167,6 +167,16 @@ CSRF_FAILURE_VIEW = "cardtable.tables.api.csrf_failure"
 # human may be away before a bot plays for them.
 BOT_PAUSE = float(os.environ.get("BOT_PAUSE", "0.7"))
 DISCONNECT_GRACE = float(os.environ.get("DISCONNECT_GRACE", "30"))
+# How long the search bots may think: a wall-clock cap per move for `normal` and
+# `hard`, and a factor on their playout budgets (games/bots/levels.py), so a slower
+# or busier machine can trade strength for speed.
+BOT_THINK_SECONDS = {
+    "normal": float(os.environ.get("BOT_NORMAL_SECONDS", "0.25")),
+    "hard": float(os.environ.get("BOT_HARD_SECONDS", "1.0")),
+}
+BOT_PLAYOUT_SCALE = float(os.environ.get("BOT_PLAYOUT_SCALE", "1.0"))
+if min(*BOT_THINK_SECONDS.values(), BOT_PLAYOUT_SCALE) <= 0:
+    raise ImproperlyConfigured("BOT_NORMAL_SECONDS, BOT_HARD_SECONDS and BOT_PLAYOUT_SCALE must be above 0")
 # The level of the bot that plays for an absent human.
 STAND_IN_LEVEL = os.environ.get("STAND_IN_LEVEL", "normal")
 # Presence: an open websocket refreshes its row every HEARTBEAT seconds; a row

@@ -74,8 +74,14 @@ def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> 
     """
     game = get_game(game_id)
     state = game.from_json(state_json)
+    budget: dict[str, Any] = {}
+    if level in settings.BOT_THINK_SECONDS:
+        budget = {
+            "max_seconds": settings.BOT_THINK_SECONDS[level],
+            "playout_scale": settings.BOT_PLAYOUT_SCALE,
+        }
     try:
-        return make_bot(level, game, seed).choose(state, seat)
+        return make_bot(level, game, seed, **budget).choose(state, seat)
     except Exception:
         log.exception("%s bot failed in %s; playing a random move instead", level, game_id)
         return game.random_move(state, seat, random.Random(seed))

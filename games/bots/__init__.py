@@ -34,14 +34,24 @@ class RandomBot:
         return self.game.random_move(state, seat, self.rng)
 
 
-def make_bot(level: str, game: Game, seed: int = 0) -> Bot:
-    """Return a bot of ``level`` for ``game``; raise ``GameError`` for an unknown level."""
+def make_bot(
+    level: str,
+    game: Game,
+    seed: int = 0,
+    *,
+    max_seconds: float | None = None,
+    playout_scale: float = 1.0,
+) -> Bot:
+    """Return a bot of ``level`` for ``game``; raise ``GameError`` for an unknown level.
+
+    ``max_seconds`` (the wall-clock cap of a move) and ``playout_scale`` (a factor on
+    the playout budget) tune the search levels, ``normal`` and ``hard``; the other
+    levels ignore them.
+    """
     if level == "random":
         return RandomBot(game, seed)
     if level in LEVELS:
-        try:
-            from games.bots import levels
-        except ImportError:
-            return RandomBot(game, seed)  # until the stronger levels land
-        return levels.make(level, game, seed)
+        from games.bots import levels  # here: levels imports the search, which needs this package
+
+        return levels.make(level, game, seed, max_seconds=max_seconds, playout_scale=playout_scale)
     raise GameError(f"there is no bot level {level!r} (known: {', '.join(LEVELS)})")

@@ -2,22 +2,25 @@
 
 ``easy`` is a rule-based player per game (``easy_<game>.py``), reading only the
 seat's ``view`` and ``legal_moves``. ``normal`` and ``hard`` are ``SearchBot``s
-(IS-MCTS over ``determinize``) whose playouts are guided by the easy player;
-they differ in their budget. Phases with a very wide choice made before any
-card is played (Hearts' pass, Cribbage's discard) are decided by a per-game
-``opening`` function instead of the tree.
+(flat Monte Carlo over ``determinize``d deals, see ``search.py``) whose
+playouts are guided by the easy player; they differ in their budget. Phases
+with a very wide choice made before any card is played (Hearts' pass,
+Cribbage's discard) are decided by a per-game ``opening`` function instead.
 
 What a search scores, per game (see docs/bots.md):
 
-- Hearts, Cribbage, Agram with a target above 1, Ninety-Eight with lives: the
-  current deal, played to its end; the reward is each seat's score change in the
-  deal against the others' mean.
+- Hearts, Cribbage, Agram: the current deal, played to its end; the reward is
+  each seat's score change in the deal against the others' mean.
+- Ninety-Eight: the current deal; the reward is the seat's own score change
+  (a bust costs only the one who busts).
 - Stealing Bundles: the whole game (its re-deals are part of one hand), rewarding
   the winner, with a small margin term.
 
-Budgets are playout counts in ``BUDGETS`` (edit it, or pass ``playouts`` and
-``max_seconds`` to ``make``), sized so ``normal`` answers within 0.25 s and
-``hard`` within 1 s at the 95th percentile on the project's 2-core machine.
+Budgets are playout counts in ``SETTINGS[game].budgets`` (edit them, or pass
+``playouts`` and ``max_seconds`` to ``make``; the site scales them with
+``BOT_PLAYOUT_SCALE`` and caps them with ``BOT_*_SECONDS``), sized so ``normal``
+answers within 0.25 s and ``hard`` within 1 s at the 95th percentile on the
+project's 2-core machine.
 """
 
 from __future__ import annotations
@@ -138,13 +141,17 @@ class LevelBot(SearchBot):
 
 
 def search_config(
-    game: Game, level: str, playouts: int | None = None, max_seconds: float | None = None
+    game: Game,
+    level: str,
+    playouts: int | None = None,
+    max_seconds: float | None = None,
+    playout_scale: float = 1.0,
 ) -> SearchConfig:
-    """Return the search configuration of ``level`` for ``game``, budgets overridable."""
+    """Return the search configuration of ``level`` for ``game``, budgets overridable or scaled."""
     settings = settings_for(game)
     budget, seconds = settings.budgets[level]
     config = SearchConfig(
-        playouts=budget,
+        playouts=max(1, round(budget * playout_scale)),
         max_seconds=seconds,
         exploration=settings.exploration,
         tree_depth=settings.tree_depth,
@@ -161,7 +168,12 @@ def search_config(
 
 
 def make(
-    level: str, game: Game, seed: int = 0, playouts: int | None = None, max_seconds: float | None = None
+    level: str,
+    game: Game,
+    seed: int = 0,
+    playouts: int | None = None,
+    max_seconds: float | None = None,
+    playout_scale: float = 1.0,
 ) -> Any:
     """Return a bot of ``level`` (``easy``, ``normal``, ``hard``) for ``game``."""
     if level == "easy":
@@ -169,5 +181,6 @@ def make(
     if level in ("normal", "hard"):
         settings = settings_for(game)
         opening = _load(settings.opening) if settings.opening else None
-        return LevelBot(game, search_config(game, level, playouts, max_seconds), seed, opening, level)
+        config = search_config(game, level, playouts, max_seconds, playout_scale)
+        return LevelBot(game, config, seed, opening, level)
     raise GameError(f"there is no bot level {level!r} (known: random, easy, normal, hard)")
