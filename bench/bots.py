@@ -57,13 +57,15 @@ class Setup:
 
 
 SETUPS: dict[str, Setup] = {
-    "hearts": Setup(4, {}, True, True, {"hard:easy": 40, "normal:easy": 20, "easy:random": 200}),
-    "agram": Setup(4, {"target": 1}, False, False, {"easy:random": 600, "hard:easy": 160, "normal:easy": 60}),
-    "ninety_eight": Setup(
-        4, {"lives": 1}, False, False, {"easy:random": 600, "hard:easy": 100, "normal:easy": 40}
+    "hearts": Setup(4, {}, True, True, {"easy:random": 200, "hard:easy": 100, "normal:easy": 40}),
+    "agram": Setup(
+        4, {"target": 1}, False, False, {"easy:random": 600, "hard:easy": 800, "normal:easy": 100}
     ),
-    "cribbage": Setup(2, {}, True, False, {"easy:random": 300, "hard:easy": 140, "normal:easy": 40}),
-    "stealing_bundles": Setup(4, {}, False, False, {"easy:random": 600, "hard:easy": 30, "normal:easy": 20}),
+    "ninety_eight": Setup(
+        4, {"lives": 1}, False, False, {"easy:random": 600, "hard:easy": 1000, "normal:easy": 100}
+    ),
+    "cribbage": Setup(2, {}, True, False, {"easy:random": 300, "hard:easy": 400, "normal:easy": 100}),
+    "stealing_bundles": Setup(4, {}, False, False, {"easy:random": 600, "hard:easy": 60, "normal:easy": 40}),
 }
 
 
@@ -97,13 +99,12 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, half
 
 
-def run_matchup(game: Game, setup: Setup, a: str, b: str, units: int, seed: int) -> dict:
-    """Play ``units`` units of one ``a`` seat against ``b`` seats; return the figures."""
+def play_units(game: Game, setup: Setup, a: str, b: str, units: range, seed: int) -> dict:
+    """Play the units ``units`` of one ``a`` seat against ``b`` seats; return the raw figures."""
     n = setup.players
-    times: dict[str, list[float]] = {a: [], b: [], a + " cpu": [], b + " cpu": []}
-    a_scores, b_scores, diffs, dups = [], [], [], []
-    a_wins = b_wins = 0
-    for u in range(units):
+    raw: dict = {"a_scores": [], "b_scores": [], "diffs": [], "dups": [], "a_wins": 0, "b_wins": 0}
+    raw["times"] = times = {a: [], b: [], a + " cpu": [], b + " cpu": []}
+    for u in units:
         a_seat = u % n
         levels = [a if s == a_seat else b for s in range(n)]
         scores = play_unit(game, setup, levels, seed + u, times)
@@ -112,26 +113,44 @@ def run_matchup(game: Game, setup: Setup, a: str, b: str, units: int, seed: int)
         others = [scores[s] for s in range(n) if s != a_seat]
         margin = scores[a_seat] - statistics.fmean(others)
         twin_margin = twin[a_seat] - statistics.fmean(twin[s] for s in range(n) if s != a_seat)
-        dups.append(margin - twin_margin)
-        if (u + 1) % 20 == 0:
-            print(f"  {game.info.id} {a}:{b} {u + 1}/{units}", file=sys.stderr, flush=True)
-        a_scores.append(scores[a_seat])
-        b_scores.extend(others)
-        diffs.append(scores[a_seat] - statistics.fmean(others))
+        raw["dups"].append(margin - twin_margin)
+        raw["a_scores"].append(scores[a_seat])
+        raw["b_scores"].extend(others)
+        raw["diffs"].append(margin)
         best = min(scores) if setup.lower_better else max(scores)
-        a_wins += scores[a_seat] == best
-        b_wins += sum(1 for s in others if s == best)
+        raw["a_wins"] += scores[a_seat] == best
+        raw["b_wins"] += sum(1 for s in others if s == best)
+    return raw
+
+
+def merge(parts: list[dict]) -> dict:
+    """Join the raw figures of consecutive unit ranges of one matchup."""
+    joined = {key: [] for key in ("a_scores", "b_scores", "diffs", "dups")}
+    joined.update(a_wins=0, b_wins=0, times={})
+    for part in parts:
+        for key in ("a_scores", "b_scores", "diffs", "dups"):
+            joined[key].extend(part[key])
+        joined["a_wins"] += part["a_wins"]
+        joined["b_wins"] += part["b_wins"]
+        for level, values in part["times"].items():
+            joined["times"].setdefault(level, []).extend(values)
+    return joined
+
+
+def summarize(setup: Setup, a: str, b: str, raw: dict) -> dict:
+    """Turn a matchup's raw figures into means with 95% intervals and win rates."""
+    units = len(raw["dups"])
     return {
         "a": a,
         "b": b,
         "units": units,
-        "a_score": interval(a_scores),
-        "b_score": interval(b_scores),
-        "diff": interval(diffs),
-        "dup": interval(dups),
-        "a_win": a_wins / units,
-        "b_win": b_wins / (units * (n - 1)),
-        "times": times,
+        "a_score": interval(raw["a_scores"]),
+        "b_score": interval(raw["b_scores"]),
+        "diff": interval(raw["diffs"]),
+        "dup": interval(raw["dups"]),
+        "a_win": raw["a_wins"] / units,
+        "b_win": raw["b_wins"] / (units * (setup.players - 1)),
+        "times": raw["times"],
     }
 
 
@@ -223,24 +242,26 @@ def _lift_caps() -> None:
         settings.budgets = {level: (n, math.inf) for level, (n, _) in settings.budgets.items()}
 
 
-def _game_table(job: tuple) -> str:
-    """Run one game's matchups (in this process or a worker); return its printed table."""
-    import io
-
-    game_id, matchups, units_arg, scale, seed, no_cap = job
-    if no_cap:
-        _lift_caps()
-    game, setup = GAMES[game_id], SETUPS[game_id]
-    pairs = matchups.split(",") if matchups else list(setup.units)
-    rows = []
-    for spec in pairs:
+def _matchups(game_id: str, matchups: str | None, units_arg: int | None, scale: float) -> list[tuple]:
+    """Return ``(a, b, units)`` for each matchup asked of one game."""
+    setup = SETUPS[game_id]
+    out = []
+    for spec in matchups.split(",") if matchups else list(setup.units):
         pair, _, count = spec.partition("=")
         a, b = pair.split(":")
         units = int(count) if count else units_arg or max(2, int(setup.units.get(pair, 100) * scale))
-        rows.append(run_matchup(game, setup, a, b, units, seed))
-    out = io.StringIO()
-    print_table(game_id, setup, rows, out)
-    return out.getvalue()
+        out.append((a, b, units))
+    return out
+
+
+def _play_chunk(job: tuple) -> dict:
+    """Play one range of units of one matchup (in this process or a worker); return raw figures."""
+    game_id, a, b, start, stop, seed, no_cap = job
+    if no_cap:
+        _lift_caps()
+    raw = play_units(GAMES[game_id], SETUPS[game_id], a, b, range(start, stop), seed)
+    print(f"  {game_id} {a}:{b} units {start}-{stop - 1} done", file=sys.stderr, flush=True)
+    return raw
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -257,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         "--no-cap", action="store_true", help="lift the search bots' time caps (playout budgets only)"
     )
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    parser.add_argument("--chunk", type=int, default=20, help="units per job handed to a worker")
     parser.add_argument("--crib", type=int, default=60, help="hands for the Cribbage discard check (0: skip)")
     args = parser.parse_args(argv)
     from games.cards import CARD_INDEX
@@ -266,16 +288,31 @@ def main(argv: list[str] | None = None) -> int:
         _lift_caps()
     ids = args.only.split(",") if args.only else [g for g in SETUPS if g in GAMES]
     started = time.perf_counter()
-    jobs = [(game_id, args.matchups, args.units, args.scale, args.seed, args.no_cap) for game_id in ids]
+    # Matchups are cut into chunks of units so that even one long matchup uses every job.
+    chunk = max(1, args.chunk)
+    plan = [
+        (g, a, b, units) for g in ids for a, b, units in _matchups(g, args.matchups, args.units, args.scale)
+    ]
+    jobs = [
+        (g, a, b, start, min(units, start + chunk), args.seed, args.no_cap)
+        for g, a, b, units in plan
+        for start in range(0, units, chunk)
+    ]
     if args.jobs > 1:
         from multiprocessing import Pool
 
         with Pool(args.jobs) as pool:
-            tables = pool.map(_game_table, jobs)
+            parts = pool.map(_play_chunk, jobs, chunksize=1)
     else:
-        tables = [_game_table(job) for job in jobs]
-    for table in tables:
-        print(table, end="")
+        parts = [_play_chunk(job) for job in jobs]
+    by_matchup: dict[tuple, list[dict]] = {}
+    for job, part in zip(jobs, parts, strict=True):
+        by_matchup.setdefault(job[:3], []).append(part)  # jobs are in unit order
+    rows: dict[str, list[dict]] = {}
+    for g, a, b, _units in plan:
+        rows.setdefault(g, []).append(summarize(SETUPS[g], a, b, merge(by_matchup[g, a, b])))
+    for g, game_rows in rows.items():
+        print_table(g, SETUPS[g], game_rows)
     if args.crib and "cribbage" in GAMES and (not args.only or "cribbage" in ids):
         crib_regret(args.crib, args.seed)
     print(f"\nseconds: {time.perf_counter() - started:.0f}")
