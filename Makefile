@@ -18,9 +18,8 @@ run: install
 # pytest runs everything; tests/server/test_backends.py also reruns the server
 # suite on PostgreSQL + Redis, and tests/server/test_daphne.py starts two Daphnes
 # on them (both skip without the services, and fail under CARDTABLE_REQUIRE_SERVICES=1).
-# The browser tests run in a process of their own: after the rest of the suite in
-# one process, the two-friends Hearts game ran out of time (900 s) though it takes
-# about 3 minutes alone; see the closing note of the first session.
+# The browser tests run in a pytest process of their own, so a browser stuck in one
+# test cannot hold up the rest of the suite (tests/browser/driver.py bounds every wait).
 test: install
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m pytest --ignore=tests/browser

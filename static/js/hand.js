@@ -66,12 +66,21 @@ export function renderHand(root, hand, moves, selected, pending, onCard) {
   fitHand(root);
 }
 
-/** Overlap the hand's cards so the whole hand fits the width. */
+/** Overlap the hand's cards so the whole hand, fanned, fits the width. */
 export function fitHand(root) {
   const n = root.childElementCount;
   if (!n) return;
-  const width = root.clientWidth - 16;
-  const card = root.firstElementChild.getBoundingClientRect().width || 80;
+  const style = getComputedStyle(root);
+  const inner = root.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  // The card's own size: a bounding box would include its tilt in the fan (and
+  // change when the first card is selected and stands upright), overlapping the
+  // cards more than needed and shifting the hand on every selection.
+  const first = root.firstElementChild;
+  const card = first.offsetWidth || 80;
+  // The fan tilts each card 1deg per place from the middle (table.css), so the
+  // outer cards' top corners lean out past their boxes by about height * sin(angle).
+  const lean = (first.offsetHeight || card * 1.4) * Math.sin((((n - 1) / 2) * Math.PI) / 180);
+  const width = inner - 2 * lean;
   const step = n > 1 ? Math.min(card * 0.72, (width - card) / (n - 1)) : card;
   root.style.setProperty("--overlap", `${Math.min(0, step - card)}px`);
 }

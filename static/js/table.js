@@ -200,6 +200,9 @@ function animateLast(ctx) {
   const seat = $("seats").querySelector(`.seat[data-seat="${last.seat}"]`);
   const origin = ctx.seated && last.seat === ctx.me ? $("hand") : seat;
   if (!target || !origin || !target.animate) return;
+  target.classList.add("just-played");
+  // Script animations ignore the stylesheet's reduced-motion rule: ask the same question here.
+  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const a = origin.getBoundingClientRect();
   const b = target.getBoundingClientRect();
   const dx = a.left + a.width / 2 - (b.left + b.width / 2);
@@ -208,7 +211,6 @@ function animateLast(ctx) {
     [{ transform: `translate(${dx}px, ${dy}px) scale(0.7)`, opacity: 0.4 }, { transform: "none", opacity: 1 }],
     { duration: 420, easing: "cubic-bezier(.2,.8,.2,1)" },
   );
-  target.classList.add("just-played");
 }
 
 /** Note each deal's scores as it starts; a finished deal's row is the next one's start. */

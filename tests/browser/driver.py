@@ -1,20 +1,179 @@
 """What a person does on the page, as Playwright steps: name, create, sit, add bots, play.
 
-Moves are made the way a person makes them: by clicking (or tapping) a card the
-page marks as legal, selecting cards and pressing "Pass cards" / "Discard", or
-pressing the one move button ("Go"). The test never computes a rule itself.
+Moves are made the way a person makes them: by clicking (or tapping) the visible
+part of a card the page marks as legal, selecting cards and pressing "Pass cards" /
+"Discard", or pressing the one move button ("Go"). The test never computes a rule
+itself: it reads what the page shows.
+
+Nothing here can wait forever. Waits and clicks carry timeouts, and the few
+Playwright calls that have none (an ``evaluate``) run under a :class:`Watchdog`
+that ends the browser when one of them has not returned in time, so a stuck
+page fails the test with what it last showed instead of hanging the run.
 """
 
 from __future__ import annotations
 
+import faulthandler
+import os
 import random
 import re
+import signal
+import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
+from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-# A point on a hand card that no neighbour covers (the hand is fanned left to right).
-CARD_SPOT = {"x": 8, "y": 34}
+CLICK_TIMEOUT = 5_000  # ms: a click on a card or button the page shows as ready
+ANSWER_TIMEOUT = 20_000  # ms: the server's answer (a new state) to a move
+CALL_LIMIT = 90.0  # s: one turn (its calls are bounded to well under this) or one call
+
+# What the page shows a player, read in one call: whose turn, which cards are
+# marked legal (and selected), the confirm button of a multi-card move, the
+# move buttons one can press, and whether a between-deals summary or a dialog is up.
+STATE_JS = """() => {
+  const data = document.body.dataset;
+  const cards = [...document.querySelectorAll('#hand button.card')];
+  const buttons = [...document.querySelectorAll('#actions button')];
+  const confirm = buttons.find((b) => /^(Pass cards|Discard)$/.test(b.textContent.trim()));
+  const dialog = document.querySelector('[role=dialog]:not([hidden])');
+  const summary = document.getElementById('summary');
+  return {
+    status: data.status || '',
+    myTurn: data.myTurn === 'yes',
+    version: data.version || '',
+    hand: cards.map((b) => b.dataset.card),
+    legal: cards.filter((b) => b.classList.contains('legal')).map((b) => b.dataset.card),
+    selected: cards.filter((b) => b.classList.contains('selected')).map((b) => b.dataset.card),
+    confirm: confirm ? { label: confirm.textContent.trim(), enabled: !confirm.disabled } : null,
+    buttons: buttons.filter((b) => !b.disabled).map((b) => b.textContent.trim()),
+    turnBanner: (document.getElementById('turn-banner') || {}).textContent || '',
+    summary: summary ? !summary.hidden : false,
+    dialog: dialog ? dialog.textContent.replace(/\\s+/g, ' ').trim().slice(0, 200) : null,
+  };
+}"""
+
+# Where a person would click a card: the middle of the widest run of its own
+# pixels, in its upper half, as a point relative to the card's bounding box
+# (how Playwright places clicks), and that run's width. The hand is fanned and
+# overlapped, so a fixed point in the box, such as a corner, may be a neighbour.
+VISIBLE_SPOT_JS = """(card) => {
+  card.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  const box = card.getBoundingClientRect();
+  for (const fy of [0.3, 0.42, 0.2, 0.55]) {
+    const y = box.top + box.height * fy;
+    let best = null;
+    let run = null;
+    for (let x = Math.ceil(box.left) + 1; x < box.right - 1; x += 2) {
+      const hit = document.elementFromPoint(x, y);
+      if (hit && card.contains(hit)) {
+        run = run ? [run[0], x] : [x, x];
+        if (!best || run[1] - run[0] > best[1] - best[0]) best = run;
+      } else run = null;
+    }
+    if (best && best[1] - best[0] >= 10) {
+      return { x: (best[0] + best[1]) / 2 - box.left, y: y - box.top, width: best[1] - best[0] + 2 };
+    }
+  }
+  return null;
+}"""
+
+
+class Stalled(AssertionError):
+    """A Playwright call did not return within the watchdog's limit."""
+
+
+class Watchdog:
+    """End the browser when one Playwright call runs longer than ``limit`` seconds.
+
+    Some Playwright calls (``evaluate``, ``count``) take no timeout: if the page
+    never answers, the test would wait until the whole run is killed. While a
+    call runs under :meth:`call`, a thread watches the clock; past the limit it
+    dumps every thread's stack to stderr and kills the browser processes this
+    test process started, which makes the blocked call raise. The caller then
+    gets a :class:`Stalled` error naming the call.
+    """
+
+    def __init__(self, limit: float = CALL_LIMIT) -> None:
+        self.limit = limit
+        self.what: str | None = None
+        self.started = 0.0
+        self.fired: str | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="browser-watchdog", daemon=True)
+        self._thread.start()
+
+    @contextmanager
+    def call(self, what: str) -> Iterator[None]:
+        """Run the body as one watched call described by ``what``.
+
+        Calls nest: an inner call names what is being waited for, while the
+        clock keeps running from the outermost one.
+        """
+        with self._lock:
+            outer = self.what
+            if outer is None:
+                self.started = time.monotonic()
+            self.what = what
+        try:
+            yield
+        except PlaywrightError as error:
+            if self.fired:
+                raise Stalled(self.fired) from error
+            raise
+        finally:
+            with self._lock:
+                self.what = outer
+        if self.fired:
+            raise Stalled(self.fired)
+
+    def close(self) -> None:
+        """Stop watching."""
+        self._stop.set()
+        self._thread.join(5)
+
+    def _watch(self) -> None:
+        while not self._stop.wait(1.0):
+            with self._lock:
+                what, started = self.what, self.started
+            if what is None or time.monotonic() - started < self.limit:
+                continue
+            self.fired = f"the browser did not answer {what} within {self.limit:.0f}s; it was ended"
+            print(f"\n*** watchdog: {self.fired}; stacks follow", file=sys.stderr, flush=True)
+            faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+            for pid in browser_pids():
+                with suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            return
+
+
+def browser_pids() -> list[int]:
+    """The main Chromium processes among this process's descendants (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [os.getpid()]
+    while todo:
+        for pid in children.get(todo.pop(), []):
+            todo.append(pid)
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"--remote-debugging-pipe" in cmdline and not any(a.startswith(b"--type=") for a in cmdline):
+                found.append(pid)
+    return found
 
 
 def choose_name(page: Page, name: str) -> None:
@@ -59,66 +218,155 @@ def start(page: Page) -> None:
     expect(page.locator("body")).to_have_attribute("data-status", re.compile("playing|finished"))
 
 
+def play_against_bots(
+    page: Page, site_url: str, name: str, game: str, players: int | None = None, options: dict | None = None
+) -> str:
+    """From the lobby: take a name, create a table, sit, add random bots and start; return its URL."""
+    page.goto(site_url + "/")
+    choose_name(page, name)
+    url = create_table(page, game, players, options)
+    sit(page)
+    fill_with_bots(page, "random")
+    start(page)
+    return url
+
+
 def hand(page: Page) -> list[str]:
     """The accessible names of the cards in the hand, in order."""
     return page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.getAttribute('aria-label'))")
 
 
-def take_turn(page: Page, rng: random.Random, tap: bool = False) -> bool:
-    """Make one move if it is this page's turn; return whether a move was sent."""
-    if (
-        page.locator("body[data-my-turn=yes]").count() == 0
-        or page.locator("body[data-status=playing]").count() == 0
-    ):
+def _watched(watchdog: Watchdog | None, what: str) -> AbstractContextManager[None]:
+    return watchdog.call(what) if watchdog else nullcontext()
+
+
+def read_state(page: Page, watchdog: Watchdog | None = None) -> dict:
+    """What the page shows now (see STATE_JS), in one call."""
+    with _watched(watchdog, "a read of the page's state"):
+        return page.evaluate(STATE_JS)
+
+
+def click_card(page: Page, card: str, tap: bool = False, watchdog: Watchdog | None = None) -> None:
+    """Click (or tap) the visible part of the hand's ``card``, as a person aims at it."""
+    button = page.locator(f'#hand button.card[data-card="{card}"]')
+    with _watched(watchdog, f"a look for the visible part of {card}"):
+        spot = button.evaluate(VISIBLE_SPOT_JS, timeout=CLICK_TIMEOUT)
+    if spot is None:
+        raise AssertionError(f"no part of the card {card} can be clicked: something covers it")
+    spot = {"x": spot["x"], "y": spot["y"]}
+    if tap:
+        button.tap(position=spot, timeout=CLICK_TIMEOUT)
+    else:
+        button.click(position=spot, timeout=CLICK_TIMEOUT)
+
+
+def take_turn(
+    page: Page,
+    rng: random.Random,
+    tap: bool = False,
+    watchdog: Watchdog | None = None,
+    state: dict | None = None,
+) -> bool:
+    """Make one move if it is this page's turn; return whether a move was made.
+
+    ``state`` is what the page showed a moment ago (read here if not given). A
+    move counts once the page shows the server's answer (a newer state). A move
+    the page does not let us make, or never answers, fails the test with what
+    the page shows.
+    """
+    with _watched(watchdog, "a turn"):
+        return _take_turn(page, rng, tap, watchdog, state or read_state(page, watchdog))
+
+
+def _take_turn(page: Page, rng: random.Random, tap: bool, watchdog: Watchdog | None, state: dict) -> bool:
+    if not state["myTurn"] or state["status"] != "playing":
         return False
-    version = page.locator("body").get_attribute("data-version")
-    legal = page.locator("#hand button.card.legal")
-    confirm = page.locator("#actions").get_by_role("button", name=re.compile("^(Pass cards|Discard)$"))
+    version = state["version"]
+    confirm = state["confirm"]
     try:
-        if confirm.count():
+        if confirm and (state["legal"] or confirm["enabled"]):
             # Select legal cards one by one until the page lets us confirm.
-            names = [n for n in legal.evaluate_all("bs => bs.map(b => b.dataset.card)")]
+            button = page.locator("#actions").get_by_role("button", name=confirm["label"], exact=True)
+            names = [c for c in state["legal"] if c not in state["selected"]]
             rng.shuffle(names)
             for card in names:
-                if confirm.is_enabled():
+                if button.is_enabled(timeout=CLICK_TIMEOUT):
                     break
-                button = page.locator(f'#hand button.card[data-card="{card}"]')
-                button.tap(position=CARD_SPOT) if tap else button.click(position=CARD_SPOT)
-            confirm.click(timeout=3000)
-        elif legal.count():
-            button = legal.nth(rng.randrange(legal.count()))
-            button.tap(position=CARD_SPOT, timeout=3000) if tap else button.click(
-                position=CARD_SPOT, timeout=3000
+                click_card(page, card, tap, watchdog)
+            # The version our answer must beat: others may have moved while we chose.
+            version = page.locator("body").get_attribute("data-version", timeout=CLICK_TIMEOUT)
+            button.click(timeout=CLICK_TIMEOUT)
+        elif state["legal"] and not confirm:
+            click_card(page, rng.choice(state["legal"]), tap, watchdog)
+        elif state["buttons"] and not confirm:
+            page.locator("#actions").get_by_role("button", name=state["buttons"][0], exact=True).first.click(
+                timeout=CLICK_TIMEOUT
             )
         else:
-            page.locator("#actions button").first.click(timeout=3000)
-    except Exception:  # the state moved under us (a bot played): look again
-        return False
-    # Wait for the server's answer: a newer version, or the turn passing on.
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        if page.locator("body").get_attribute("data-version") != version:
-            return True
-        page.wait_for_timeout(20)
+            # Our turn, but nothing to choose or press: the page has sent our move
+            # (it greys the hand and the buttons) and waits for the server's answer.
+            return False
+    except PlaywrightError:
+        # A new state may have re-drawn the hand or the buttons under us: look again.
+        if read_state(page, watchdog)["version"] != version:
+            return False
+        raise
+    try:
+        page.wait_for_function(
+            "v => document.body.dataset.version !== v", arg=version, polling=25, timeout=ANSWER_TIMEOUT
+        )
+    except PlaywrightError:
+        shown = read_state(page, watchdog)
+        raise AssertionError(
+            f"no answer to the move within {ANSWER_TIMEOUT / 1000:.0f}s; the page shows {shown}"
+        ) from None
     return True
 
 
-def play_to_end(pages: list[Page], seed: int = 1, limit: float = 300, on_move=None, tap: bool = False) -> int:
-    """Play on every page until the game is over on all of them; return the moves made."""
+def play_to_end(
+    pages: list[Page],
+    seed: int = 1,
+    limit: float = 300,
+    on_move: Callable[[Page, int], None] | None = None,
+    tap: bool = False,
+    on_turn: Callable[[Page, dict], None] | None = None,
+) -> int:
+    """Play on every page until the game is over on all of them; return the moves made.
+
+    ``on_move(page, moves)`` runs after each move the page made, ``on_turn(page,
+    state)`` when it is the page's turn, before it moves (``state`` as STATE_JS).
+    Fails (never hangs) when the game has not ended within ``limit`` seconds or a
+    page stops answering; the message says what each page showed last.
+    """
     rng = random.Random(seed)
     moves = 0
     deadline = time.monotonic() + limit
-    while True:
-        if all(p.locator("body[data-status=finished]").count() for p in pages):
-            return moves
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the game did not end within {limit}s ({moves} moves made)")
-        acted = False
-        for page in pages:
-            if take_turn(page, rng, tap=tap):
-                moves += 1
-                acted = True
-                if on_move:
-                    on_move(page, moves)
-        if not acted:
-            pages[0].wait_for_timeout(30)
+    watchdog = Watchdog()
+    try:
+        while True:
+            # One read of each page per round, for its move and for the end of the game.
+            acted = False
+            states = []
+            for page in pages:
+                states.append(state := read_state(page, watchdog))
+                if on_turn and state["myTurn"] and state["status"] == "playing":
+                    with watchdog.call("the test's on_turn step"):
+                        on_turn(page, state)
+                if take_turn(page, rng, tap=tap, watchdog=watchdog, state=state):
+                    moves += 1
+                    acted = True
+                    if on_move:
+                        with watchdog.call("the test's on_move step"):
+                            on_move(page, moves)
+            if not acted and all(s["status"] == "finished" for s in states):
+                return moves
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"the game did not end within {limit}s ({moves} moves made); pages show {states}"
+                )
+            if not acted:
+                time.sleep(0.03)
+    except Stalled as stalled:
+        raise AssertionError(f"{stalled} after {moves} moves") from None
+    finally:
+        watchdog.close()

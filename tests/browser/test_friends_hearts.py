@@ -66,13 +66,16 @@ def test_two_friends_share_a_link_and_play_hearts_to_the_end(site_server, new_pa
         if moves >= 16 and "play" not in shot and page is ann and page.locator(".trick .card").count() >= 2:
             page.screenshot(path=str(ARTIFACTS / "hearts.png"), full_page=True)
             shot["play"] = True
-        if "summary" not in shot and page.locator("#summary:not([hidden])").count():
-            # Between deals: the points each seat took, on the felt.
+
+    def between_deals(page, state):
+        # The next deal's first turn: the points each seat took last deal are still
+        # on the felt (they stay until the player moves or closes them).
+        if "summary" not in shot and state["summary"]:
             expect(page.locator("#summary")).to_contain_text("Points taken last deal")
             page.screenshot(path=str(ARTIFACTS / "hearts-summary.png"), full_page=True)
             shot["summary"] = True
 
-    moves = play_to_end([ann, ben], seed=7, limit=900, on_move=screenshot)
+    moves = play_to_end([ann, ben], seed=7, limit=300, on_move=screenshot, on_turn=between_deals)
     assert moves > 26  # at least two deals' worth of human cards
     assert shot.get("summary"), "no summary was shown between deals"
 

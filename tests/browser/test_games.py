@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.driver import choose_name, create_table, fill_with_bots, play_to_end, sit, start
+from tests.browser.driver import play_against_bots, play_to_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -23,12 +23,7 @@ GAMES = {
 def test_a_whole_game_against_bots(site_server, new_page, game):
     players, options, marker, shoot_at = GAMES[game]
     page = new_page()
-    page.goto(site_server.url + "/")
-    choose_name(page, "Ann")
-    create_table(page, game, players, options)
-    sit(page)
-    fill_with_bots(page, "random")
-    start(page)
+    play_against_bots(page, site_server.url, "Ann", game, players, options)
     expect(page.locator(marker).first).to_be_visible()
 
     shot = {}

@@ -8,7 +8,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.driver import choose_name, create_table, fill_with_bots, play_to_end, sit, start
+from tests.browser.driver import (
+    choose_name,
+    create_table,
+    fill_with_bots,
+    play_against_bots,
+    play_to_end,
+    sit,
+    start,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -17,6 +25,9 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
     "device_scale_factor": 2,
+    # The other tests ask for reduced motion (cheaper on CI's two cores); a phone
+    # plays a whole game with the page's animations and transitions on.
+    "reduced_motion": "no-preference",
 }
 CARD_NAME = re.compile(r"^(Ace|[2-9]|10|Jack|Queen|King) of (clubs|diamonds|hearts|spades)$")
 
@@ -55,12 +66,7 @@ def test_a_phone_plays_a_game_by_tapping(site_server, new_page):
 
 def test_tab_to_a_card_and_press_enter(site_server, new_page):
     page = new_page()
-    page.goto(site_server.url + "/")
-    choose_name(page, "Kim")
-    create_table(page, "agram", 2)
-    sit(page)
-    fill_with_bots(page, "random")
-    start(page)
+    play_against_bots(page, site_server.url, "Kim", "agram", 2)
     # Every card is a button named for a person: "Queen of spades", "10 of hearts".
     names = page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.getAttribute('aria-label'))")
     assert len(names) == 6 and all(CARD_NAME.match(n) for n in names)

@@ -5,20 +5,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.driver import choose_name, create_table, fill_with_bots, hand, sit, start
+from tests.browser.driver import choose_name, hand, play_against_bots
 
 pytestmark = pytest.mark.browser
 
 
 def test_the_page_recovers_from_a_killed_socket_and_a_killed_server(own_server, new_page):
     page = new_page()
-    page.goto(own_server.url + "/")
-    choose_name(page, "Ann")
     # Hearts begins with a pass that waits for us, so the table stands still.
-    url = create_table(page, "hearts", 4)
-    sit(page)
-    fill_with_bots(page, "random")
-    start(page)
+    url = play_against_bots(page, own_server.url, "Ann", "hearts", 4)
     expect(page.get_by_role("button", name="Pass cards")).to_be_visible()
     before = hand(page)
     assert len(before) == 13

@@ -8,20 +8,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.driver import choose_name, create_table, fill_with_bots, play_to_end, sit, start
+from tests.browser.driver import play_against_bots, play_to_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_watch_the_replay_after_a_finished_game(site_server, new_page):
     page = new_page()
-    page.goto(site_server.url + "/")
-    choose_name(page, "Ann")
-    url = create_table(page, "agram", 4, {"Play to": "1"})
+    url = play_against_bots(page, site_server.url, "Ann", "agram", 4, {"Play to": "1"})
     table_id = re.search(r"/t/([^/]+)/$", url).group(1)
-    sit(page)
-    fill_with_bots(page, "random")
-    start(page)
     expect(page.locator("body")).to_have_attribute("data-status", "playing")
     replay = page.get_by_role("link", name="Watch the replay")
     expect(replay).to_have_count(0)  # nothing to watch while the game runs

@@ -7,10 +7,7 @@ strings literally, create no element from them, and run none of their code.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -18,18 +15,17 @@ from tests.ops.harness import DaphneServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 NAME = "<svg onload=alert(1)>"  # fits the 24-character limit on names
 CHAT = '<script>window.pwned=2</script><img src=y onerror="window.pwned=3">'
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaphneServer]:
-    """A DEBUG server (static files from the source tree) on its own SQLite file."""
-    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
-        if os.environ.get("CARDTABLE_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"Chromium not found at {CHROMIUM}", pytrace=False)
-        pytest.skip(f"Chromium not found at {CHROMIUM}")
+def site(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaphneServer]:
+    """A DEBUG server (static files from the source tree) on its own SQLite file.
+
+    It asks for ``browser`` first: without Chromium that fixture skips (or fails
+    in CI) before a server is started for nothing.
+    """
     server = DaphneServer({"DEBUG": "1", "SQLITE_PATH": str(tmp_path_factory.mktemp("xss") / "db.sqlite3")})
     server.migrate()
     server.start()
