@@ -28,6 +28,13 @@ from tests.ops.harness import ROOT, Conn, DaphneServer, Player, is_error, seat_t
 pytestmark = pytest.mark.slow
 
 STAFF_PASSWORD = "staff-pw-8f3k2j5h"  # a throwaway account in a throwaway database
+# What a production deploy sets at least (docs/deploy.md).
+PRODUCTION_ENV = {
+    "PATH": os.environ["PATH"],
+    "DEBUG": "0",
+    "SECRET_KEY": "kq8GZ2vQ7mX1pR4tW9yB3nL6hJ0sD5fA8cE2gK7iO4uY1wT6rV3",
+    "ALLOWED_HOSTS": "cards.example.com",
+}
 
 
 def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -193,13 +200,7 @@ def test_production_cookies_are_secure_httponly_and_same_site() -> None:
 
 
 def test_check_deploy_warns_only_about_what_the_https_proxy_provides() -> None:
-    env = {
-        "PATH": os.environ["PATH"],
-        "DEBUG": "0",
-        "SECRET_KEY": "kq8GZ2vQ7mX1pR4tW9yB3nL6hJ0sD5fA8cE2gK7iO4uY1wT6rV3",
-        "ALLOWED_HOSTS": "cards.example.com",
-    }
-    done = _manage(env, "check", "--deploy")
+    done = _manage(PRODUCTION_ENV, "check", "--deploy")
     warnings = set(re.findall(r"\(security\.(W\d+)\)", done.stdout + done.stderr))
     # W004 (HSTS) and W008 (HTTPS redirect): the TLS proxy's job, docs/deploy.md.
     assert warnings == {"W004", "W008"}, done.stdout + done.stderr
@@ -208,10 +209,7 @@ def test_check_deploy_warns_only_about_what_the_https_proxy_provides() -> None:
 def test_check_deploy_is_clean_when_the_https_settings_come_from_the_environment() -> None:
     """A site without a TLS proxy sets the HTTPS settings itself; then nothing is left to warn about."""
     env = {
-        "PATH": os.environ["PATH"],
-        "DEBUG": "0",
-        "SECRET_KEY": "kq8GZ2vQ7mX1pR4tW9yB3nL6hJ0sD5fA8cE2gK7iO4uY1wT6rV3",
-        "ALLOWED_HOSTS": "cards.example.com",
+        **PRODUCTION_ENV,
         "SECURE_SSL_REDIRECT": "1",
         "SECURE_HSTS_SECONDS": "31536000",
         "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
