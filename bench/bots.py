@@ -37,6 +37,7 @@ import time
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
+from typing import TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -162,7 +163,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def print_table(game_id: str, setup: Setup, rows: list[dict], out=sys.stdout) -> None:
+def print_table(game_id: str, setup: Setup, rows: list[dict], out: TextIO = sys.stdout) -> None:
     """Print one game's table (Markdown) and its think times."""
     unit = "deal" if setup.per_deal else "game"
     better = "lower" if setup.lower_better else "higher"
@@ -196,7 +197,7 @@ def print_table(game_id: str, setup: Setup, rows: list[dict], out=sys.stdout) ->
     out.flush()
 
 
-def crib_regret(hands: int, seed: int, out=sys.stdout) -> None:
+def crib_regret(hands: int, seed: int, out: TextIO = sys.stdout) -> None:
     """Compare the normal/hard discard with the exact best expected hand ± crib, for 2 players."""
     from games.bots.crib_discard import discard_values
     from games.bots.crib_tables import exact_crib_value

@@ -71,6 +71,7 @@ def naive_select(cards: list[str]) -> tuple[list[str], list[str]]:
 
 
 def average(hand: list[str], cards: list[str]) -> float:
+    """Return the naive mean value of ``hand`` over every starter not among ``cards``."""
     starts = [card for card in CARD_NAMES if card not in cards]
     return sum(naive_value(hand, s) for s in starts) / len(starts)
 

@@ -7,6 +7,7 @@ connects), and in any ASGI server on the first connection or request.
 
 import os
 import sys
+from collections.abc import Awaitable, Callable
 
 from django.core.asgi import get_asgi_application
 
@@ -28,7 +29,11 @@ router = ProtocolTypeRouter(
 )
 
 
-async def application(scope: dict, receive, send) -> None:
+Receive = Callable[[], Awaitable[dict]]
+Send = Callable[[dict], Awaitable[None]]
+
+
+async def application(scope: dict, receive: Receive, send: Send) -> None:
     """Start the bot driver on this loop if needed, then route the scope."""
     driver.ensure_started()
     if scope["type"] == "lifespan":
