@@ -100,10 +100,19 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, half
 
 
+# A matchup's raw figures: these lists, one entry per unit (b_scores one per B seat),
+# win counts, and think times per level.
+RAW_LISTS = ("a_scores", "b_scores", "diffs", "dups")
+
+
+def _empty_raw() -> dict:
+    return {**{key: [] for key in RAW_LISTS}, "a_wins": 0, "b_wins": 0, "times": {}}
+
+
 def play_units(game: Game, setup: Setup, a: str, b: str, units: range, seed: int) -> dict:
     """Play the units ``units`` of one ``a`` seat against ``b`` seats; return the raw figures."""
     n = setup.players
-    raw: dict = {"a_scores": [], "b_scores": [], "diffs": [], "dups": [], "a_wins": 0, "b_wins": 0}
+    raw = _empty_raw()
     raw["times"] = times = {a: [], b: [], a + " cpu": [], b + " cpu": []}
     for u in units:
         a_seat = u % n
@@ -126,10 +135,9 @@ def play_units(game: Game, setup: Setup, a: str, b: str, units: range, seed: int
 
 def merge(parts: list[dict]) -> dict:
     """Join the raw figures of consecutive unit ranges of one matchup."""
-    joined = {key: [] for key in ("a_scores", "b_scores", "diffs", "dups")}
-    joined.update(a_wins=0, b_wins=0, times={})
+    joined = _empty_raw()
     for part in parts:
-        for key in ("a_scores", "b_scores", "diffs", "dups"):
+        for key in RAW_LISTS:
             joined[key].extend(part[key])
         joined["a_wins"] += part["a_wins"]
         joined["b_wins"] += part["b_wins"]

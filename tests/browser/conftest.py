@@ -26,6 +26,13 @@ from tests.browser_fixtures import CHROMIUM, LAUNCH_ARGS  # noqa: F401  (shared 
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
+# A phone, as Playwright's context options: small, touch, high density.
+PHONE = {
+    "viewport": {"width": 375, "height": 740},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
 
 
 def free_port() -> int:

@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import PHONE
 from tests.browser.driver import (
     VISIBLE_SPOT_JS,
     choose_name,
@@ -22,15 +23,7 @@ pytestmark = pytest.mark.browser
 SIZES = {
     # size: (context options, the least width in px each card shows of itself)
     "desktop": ({"viewport": {"width": 1280, "height": 900}}, 40),
-    "phone": (
-        {
-            "viewport": {"width": 375, "height": 740},
-            "is_mobile": True,
-            "has_touch": True,
-            "device_scale_factor": 2,
-        },
-        18,
-    ),
+    "phone": (PHONE, 18),
 }
 
 # The lowest point, a few pixels above the card's lower edge, straight below
@@ -64,14 +57,12 @@ def test_every_card_shows_a_part_to_click(site_server, new_page, size):
         assert spot is not None and spot["width"] >= least, f"{name} shows {spot} of itself"
 
     # Choosing cards raises them and stands them upright; the fan's spacing stays.
-    overlap = page.evaluate("getComputedStyle(document.getElementById('hand')).getPropertyValue('--overlap')")
+    overlap_js = "getComputedStyle(document.getElementById('hand')).getPropertyValue('--overlap')"
+    overlap = page.evaluate(overlap_js)
     for i in (0, 1):
         click_card(page, names[i], tap=size == "phone")
         expect(cards.nth(i)).to_have_class(re.compile(r"\bselected\b"))
-    assert (
-        page.evaluate("getComputedStyle(document.getElementById('hand')).getPropertyValue('--overlap')")
-        == overlap
-    )
+    assert page.evaluate(overlap_js) == overlap
     assert page.evaluate("document.documentElement.scrollWidth") <= options["viewport"]["width"]
     assert page.errors == []
 

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import PHONE as PHONE_SIZE
 from tests.browser.driver import (
     choose_name,
     create_table,
@@ -20,15 +21,9 @@ from tests.browser.driver import (
 
 pytestmark = pytest.mark.browser
 
-PHONE = {
-    "viewport": {"width": 375, "height": 740},
-    "is_mobile": True,
-    "has_touch": True,
-    "device_scale_factor": 2,
-    # The other tests ask for reduced motion (cheaper on CI's two cores); a phone
-    # plays a whole game with the page's animations and transitions on.
-    "reduced_motion": "no-preference",
-}
+# The other tests ask for reduced motion (cheaper on CI's two cores); a phone
+# plays a whole game with the page's animations and transitions on.
+PHONE = {**PHONE_SIZE, "reduced_motion": "no-preference"}
 CARD_NAME = re.compile(r"^(Ace|[2-9]|10|Jack|Queen|King) of (clubs|diamonds|hearts|spades)$")
 
 
