@@ -1,6 +1,6 @@
 """The ``easy``, ``normal`` and ``hard`` bots of every game, and their budgets.
 
-``easy`` is a rule-based player per game (``easy_<game>.py``), reading only the
+``easy`` is a rule-based player per game (``games/<game>/easy.py``), reading only the
 seat's ``view`` and ``legal_moves``. ``normal`` and ``hard`` are ``SearchBot``s
 (flat Monte Carlo over ``determinize``d deals, see ``search.py``) whose
 playouts are guided by the easy player; they differ in their budget. Phases
@@ -61,39 +61,39 @@ class GameSettings:
 
 SETTINGS: dict[str, GameSettings] = {
     "agram": GameSettings(
-        easy="easy_agram",
+        easy="agram.easy",
         reward=relative_reward(1.0, 1.0),
         budgets={"normal": (600, 0.25), "hard": (2400, 1.0)},
     ),
     "hearts": GameSettings(
-        easy="easy_hearts",
+        easy="hearts.easy",
         reward=relative_reward(-1.0, 26.0),
         budgets={"normal": (220, 0.25), "hard": (900, 1.0)},
-        opening="easy_hearts:opening",
+        opening="hearts.easy:opening",
     ),
     "ninety_eight": GameSettings(
-        easy="easy_ninety_eight",
+        easy="ninety_eight.easy",
         reward=own_reward(1.0, 1.0),
         budgets={"normal": (150, 0.25), "hard": (600, 1.0)},
     ),
     "stealing_bundles": GameSettings(
-        easy="easy_stealing_bundles",
+        easy="stealing_bundles.easy",
         reward=winner_reward,
         stop_at_deal=False,
         budgets={"normal": (100, 0.25), "hard": (400, 1.0)},
     ),
     "cribbage": GameSettings(
-        easy="easy_cribbage",
+        easy="cribbage.easy",
         reward=relative_reward(1.0, 20.0),
         budgets={"normal": (350, 0.25), "hard": (1400, 1.0)},
-        opening="crib_discard:opening",
+        opening="cribbage.crib_discard:opening",
     ),
 }
 
 
 def _load(spec: str) -> Any:
     module, _, name = spec.partition(":")
-    loaded = importlib.import_module(f"games.bots.{module}")
+    loaded = importlib.import_module(f"games.{module}")
     return getattr(loaded, name or "choose")
 
 

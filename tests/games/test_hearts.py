@@ -11,7 +11,7 @@ import pytest
 from games.cards import CARD_NAMES, sort_names
 from games.engine import GameOverError, IllegalMoveError, NotYourTurnError, OptionsError
 from games.hearts import GAME
-from games.hearts_state import HeartsState
+from games.hearts.state import HeartsState
 
 FULL_DECK = frozenset(CARD_NAMES)
 DECK = {3: FULL_DECK - {"2D"}, 4: FULL_DECK, 5: FULL_DECK - {"2D", "2C"}}

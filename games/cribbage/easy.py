@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.cribbage import select_hand
+from games.cribbage.scoring import select_hand
 from games.engine import Game, Move
 
 

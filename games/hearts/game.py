@@ -40,7 +40,7 @@ from games.engine import (
     deal_record,
     winners_of,
 )
-from games.hearts_state import (
+from games.hearts.state import (
     DECKS,
     DIRECTIONS,
     HEARTS_MASK,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.bots.crib_tables import tables
+from games.cribbage.crib_tables import tables
 from games.cards import CARD_INDEX
 from games.cribbage.scoring import keep_totals
 from games.engine import Game, Move

@@ -6,7 +6,7 @@ crib value is the average of the show (``score_cards(..., crib=True)``) over
 every way the other crib cards and the start card can come from the rest of the
 deck, taken as random: the others' discards are not modelled (see docs/bots.md).
 
-``python -m games.bots.crib_tables`` recomputes ``data/crib_tables.json``:
+``python -m games.cribbage.crib_tables`` recomputes ``data/crib_tables.json``:
 ``pairs[r1][r2]`` for two cards of ranks r1, r2 (A = 0 .. K = 12, of different
 suits), ``singles[r]`` for one card (three other crib cards). Only ranks are
 kept: suits matter only through nobs and a five-card flush, a few hundredths.
