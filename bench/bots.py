@@ -207,9 +207,9 @@ def print_table(game_id: str, setup: Setup, rows: list[dict], out: TextIO = sys.
 
 def crib_regret(hands: int, seed: int, out: TextIO = sys.stdout) -> None:
     """Compare the normal/hard discard with the exact best expected hand ± crib, for 2 players."""
+    from games.cards import CARD_NAMES
     from games.cribbage.crib_discard import discard_values
     from games.cribbage.crib_tables import exact_crib_value
-    from games.cards import CARD_NAMES
     from games.cribbage.scoring import keep_totals
 
     rng = random.Random(seed)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.cribbage.crib_tables import tables
 from games.cards import CARD_INDEX
+from games.cribbage.crib_tables import tables
 from games.cribbage.scoring import keep_totals
 from games.engine import Game, Move
 
