@@ -1,7 +1,9 @@
 """The ``easy``, ``normal`` and ``hard`` bots of every game, and their budgets.
 
 ``easy`` is a rule-based player per game (``games/<game>/easy.py``), reading only the
-seat's ``view`` and ``legal_moves``. ``normal`` and ``hard`` are ``SearchBot``s
+seat's ``view`` and ``legal_moves``. A game made from a RECYCLE description has
+no such player: its ``easy`` plays at random and its searches use random
+playouts (``GENERIC_SETTINGS``). ``normal`` and ``hard`` are ``SearchBot``s
 (flat Monte Carlo over ``determinize``d deals, see ``search.py``) whose
 playouts are guided by the easy player; they differ in their budget. Phases
 with a very wide choice made before any card is played (Hearts' pass,
@@ -36,6 +38,7 @@ from games.bots.search import (
     Reward,
     SearchBot,
     SearchConfig,
+    best_reward,
     own_reward,
     relative_reward,
     winner_reward,
@@ -91,6 +94,19 @@ SETTINGS: dict[str, GameSettings] = {
 }
 
 
+# Games known only by a description (RECYCLE, ``games.recycle``): random playouts
+# to the end of the game, rewarding the best final score in the game's direction.
+GENERIC_SETTINGS = {
+    lowest: GameSettings(
+        easy="recycle.policy",
+        reward=best_reward(lowest),
+        stop_at_deal=False,
+        budgets={"normal": (200, 0.25), "hard": (800, 1.0)},
+    )
+    for lowest in (False, True)
+}
+
+
 def _load(spec: str) -> Any:
     module, _, name = spec.partition(":")
     loaded = importlib.import_module(f"games.{module}")
@@ -104,10 +120,14 @@ def easy_policy(game: Game) -> Policy:
 
 def settings_for(game: Game) -> GameSettings:
     """Return the bot settings of ``game``; raise ``GameError`` for a game without bots."""
-    try:
-        return SETTINGS[game.info.id]
-    except KeyError:
-        raise GameError(f"no bots for game {game.info.id!r}") from None
+    settings = SETTINGS.get(game.info.id)
+    if settings is not None:
+        return settings
+    # A description-made game says which way its scores go; its bots are generic.
+    lowest_wins = getattr(game, "lowest_wins", None)
+    if isinstance(lowest_wins, bool):
+        return GENERIC_SETTINGS[lowest_wins]
+    raise GameError(f"no bots for game {game.info.id!r}")
 
 
 class EasyBot:
