@@ -54,7 +54,9 @@ class Actions(Values):
 
             def run_all(st, env):
                 for part in parts:
-                    tick(st, node, limit)
+                    st.steps += 1
+                    if st.steps > limit:
+                        tick(st, node, limit)
                     part(st, env)
 
             return run_all
@@ -136,7 +138,21 @@ class Actions(Values):
         if k == "agg" and a[0] == "any" and a[3].kind in ACTION_FORMS:
             _, coll, var, body_node = a
             items = self.collection(coll, scope)
-            body = self.options(body_node, {**scope, var: self.item_kind(coll, scope)}, top=True)
+            inner = {**scope, var: self.item_kind(coll, scope)}
+            leaf = self._leaf(body_node, inner)
+            if leaf is not None:  # the usual case, made without the general machinery
+                test, act = leaf
+
+                def per_leaf(st, env):
+                    out = []
+                    for item in items(st, env):
+                        bound = {**env, var: item} if env else {var: item}
+                        if test is None or test(st, bound):
+                            out.append(((item,), [(act, bound)]))
+                    return out
+
+                return per_leaf
+            body = self.options(body_node, inner, top=True)
 
             def per_item(st, env):
                 out = []
@@ -161,6 +177,14 @@ class Actions(Values):
             return product
         act = self.action(node, scope)
         return lambda st, env: [((), [(act, env)])]
+
+    def _leaf(self, node: Node, scope: dict[str, str]) -> tuple[Fn | None, Fn] | None:
+        """Return ``(guard or None, action)`` when ``node`` offers one option (or none), else ``None``."""
+        if node.kind == "guarded" and not self.branches(node.args[1]):
+            return self.truth(node.args[0], scope), self.action(node.args[1], scope)
+        if node.kind != "guarded" and not self.branches(node):
+            return None, self.action(node, scope)
+        return None
 
     # The actions ----------------------------------------------------------------
 
@@ -257,13 +281,23 @@ class Actions(Values):
             key, card = found
             if not keep:
                 cards = st.locs.get(key)
-                if not cards or card not in cards:
+                if not cards:
                     return
                 if cards[-1] == card:
                     cards.pop()
-                else:
+                elif card in cards:
                     cards.remove(card)
-            place(st, dest(st, env), where, card)
+                else:
+                    return
+            to = dest(st, env)
+            if where == "top" and to[0] is not None:
+                pile = st.locs.get(to)
+                if pile is None:
+                    st.locs[to] = [card]
+                else:
+                    pile.append(card)
+            else:
+                place(st, to, where, card)
 
         move.source = source  # for (repeat all ...)
         return move

@@ -53,7 +53,7 @@ class RecycleGame(Game):
         """Return the moves of the pending choice when ``seat`` is to act."""
         if state.over or seat != state.cycles[-1][0]:
             return []
-        return [label for label, _ in runner.options_of(self.program, state)]
+        return runner.options_of(self.program, state)[0]
 
     def why_illegal(self, state: RecycleState, seat: int, move: Move) -> str:
         """Say what the legal moves look like."""

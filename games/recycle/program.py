@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.cards import CARD_INDEX
 from games.recycle.actions import Actions
 from games.recycle.deck import card_name, combinations
 from games.recycle.errors import RecycleError
@@ -33,6 +34,8 @@ class Program(Actions):
         self.warnings: list[str] = []
         self.card_attrs: list[dict[str, str]] = []
         self.names: list[str] = []
+        self.play_label: list[dict[str, str]] = []
+        self.order: list[int] = []
         self.attribute_tables: dict[str, list[str | None]] = {}
         self.declared: dict[str, Any] = {}
         self.stages: dict[int, tuple] = {}
@@ -109,11 +112,18 @@ class Program(Actions):
         first = len(self.card_attrs)
         self.card_attrs.extend(made)
         self.names.extend(card_name(attrs) for attrs in made)
+        # Moves and their order, made once: {"play": name}, sorted by the project's card order.
+        self.play_label.extend({"play": card_name(attrs)} for attrs in made)
+        self.order.extend(CARD_INDEX.get(card_name(attrs), 1000 + first + i) for i, attrs in enumerate(made))
         for attr in {a for attrs in made for a in attrs} - set(self.attribute_tables):
             self.attribute_tables[attr] = [None] * first
         for attr, table in self.attribute_tables.items():  # extended in place: closures hold them
             table.extend(attrs.get(attr) for attrs in made)
         return list(range(first, len(self.card_attrs)))
+
+    @property
+    def _zeros(self) -> list[int]:
+        return [0] * len(self.card_attrs)
 
     @property
     def card_count(self) -> int:
@@ -149,9 +159,13 @@ class Program(Actions):
 
     def card_score(self, st: Any, mapname: str, card: int) -> int:
         """Return ``card``'s points in the point map ``'mapname`` (the sum of every entry it matches)."""
+        return self.score_table(st, mapname)[card]
+
+    def score_table(self, st: Any, mapname: str) -> list[int]:
+        """Return every card's points in the point map ``'mapname`` (all 0 when it is not set)."""
         entries = st.points.get(mapname)
         if not entries:
-            return 0
+            return self._zeros
         table = self._score_tables.get(entries)
         if table is None:
             if len(self._score_tables) > 256:
@@ -161,7 +175,7 @@ class Program(Actions):
                 for attrs in self.card_attrs
             ]
             self._score_tables[entries] = table
-        return table[card]
+        return table
 
     def scores(self, st: Any) -> list[int]:
         """Return every player's score by the ``scoring`` expression, each as the current player."""

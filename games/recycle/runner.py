@@ -43,10 +43,10 @@ def guarded(prog: Program, st: RecycleState, body: Any) -> None:
     try:
         body(prog, st)
     except RecycleRuntimeError as error:
-        st.over, st.error, st.choice, st.cache = True, str(error), None, None
+        _fail(st, str(error))
         raise
     except RecursionError:
-        st.over, st.error, st.choice, st.cache = True, "the description recursed too deeply", None, None
+        _fail(st, "the description recursed too deeply")
         raise RecycleRuntimeError(st.error) from None
 
 
@@ -112,12 +112,13 @@ def _render(prog: Program, item: Any) -> Any:
     return item
 
 
-def build_options(prog: Program, st: RecycleState, choice: int) -> list[tuple[dict, list]]:
-    """Return the options of ``choice`` now, as ``(move, actions)`` without repeats, in card order.
+def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[dict], list[list]]:
+    """Return the options of ``choice`` now: the moves, without repeats, and each one's actions.
 
     A move is ``{"play": CARD}`` when every option plays one card (it binds one
-    card and the cards differ); otherwise ``{"choice": [branch, item, ...]}``:
-    the branch of the choice (0-based) and what each ``any`` bound, in order.
+    card and the cards differ), in card order; otherwise ``{"choice": [branch,
+    item, ...]}``: the branch of the choice (0-based) and what each ``any``
+    bound, in order.
     """
     parts, _ = prog.choices[choice]
     found = []
@@ -125,27 +126,42 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> list[tuple[di
         for bindings, acts in part(st, {}):
             found.append((branch, bindings, acts))
     if not found:
-        return []
-    plays = [b[0] for _, b, _ in found if len(b) == 1 and _is_card(b[0])]
-    names = prog.names
-    if len(plays) == len(found) and len({names[c[1]] for c in plays}) == len(plays):
-        options = [({"play": names[b[0][1]]}, acts) for _, b, acts in found]
-        options.sort(key=lambda o: CARD_INDEX.get(o[0]["play"], 99))
-        return options
-    options, seen = [], set()
+        return [], []
+    plays, seen = [], set()
+    order, play_label = prog.order, prog.play_label
+    for _, bindings, acts in found:
+        if len(bindings) != 1 or not _is_card(bindings[0]):
+            break
+        card = bindings[0][1]
+        if order[card] in seen:
+            break
+        seen.add(order[card])
+        plays.append((order[card], play_label[card], acts))
+    else:
+        plays.sort(key=_first)
+        return [p[1] for p in plays], [p[2] for p in plays]
+    labels, actions, keys = [], [], set()
     for branch, bindings, acts in found:
         label = [branch, *(_render(prog, item) for item in bindings)]
         key = tuple(label)
-        if key not in seen:
-            seen.add(key)
-            options.append(({"choice": label}, acts))
-    return options
+        if key not in keys:
+            keys.add(key)
+            labels.append({"choice": label})
+            actions.append(acts)
+    return labels, actions
 
 
-def options_of(prog: Program, st: RecycleState) -> list[tuple[dict, list]]:
-    """Return the pending choice's options (cached on the state until it changes)."""
+def _first(item: tuple) -> Any:
+    return item[0]
+
+
+_NONE: tuple[list, list] = ([], [])
+
+
+def options_of(prog: Program, st: RecycleState) -> tuple[list[dict], list[list]]:
+    """Return the pending choice's moves and their actions (cached on the state until it changes)."""
     if st.choice is None:
-        return []
+        return _NONE
     if st.cache is None:
         st.cache = build_options(prog, st, st.choice)
     return st.cache
@@ -153,25 +169,31 @@ def options_of(prog: Program, st: RecycleState) -> list[tuple[dict, list]]:
 
 def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
     """Make ``move`` (one of the options) and play on to the next choice."""
-    for label, chosen in options_of(prog, st):
-        if label == move:
-            acts = chosen
-            break
-    else:  # pragma: no cover - the contract's checks come first
-        raise RecycleRuntimeError(f"{move} is not a legal move now")
-
-    def make(prog: Program, st: RecycleState) -> None:
+    labels, actions = options_of(prog, st)
+    try:
+        index = labels.index(move)
+    except ValueError:  # pragma: no cover - the contract's checks come first
+        raise RecycleRuntimeError(f"{move} is not a legal move now") from None
+    try:
         st.steps = 0
         st.choice, st.cache = None, None
-        for act, env in acts:
+        for act, env in actions[index]:
             act(st, env)
         st.moves += 1
-        st.last = {"seat": seat, "move": label}
+        st.last = {"seat": seat, "move": labels[index]}
         run(prog, st)
         if not st.over and st.moves >= prog.max_moves:
             raise RecycleRuntimeError(f"the game did not end within {prog.max_moves} moves")
+    except RecycleRuntimeError as error:
+        _fail(st, str(error))
+        raise
+    except RecursionError:
+        _fail(st, "the description recursed too deeply")
+        raise RecycleRuntimeError(st.error) from None
 
-    guarded(prog, st, make)
+
+def _fail(st: RecycleState, message: str) -> None:
+    st.over, st.error, st.choice, st.cache = True, message, None, None
 
 
 def deal_record(prog: Program, st: RecycleState) -> dict:

@@ -57,6 +57,62 @@ _ARITH = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__, "//": _div, "%":
 MAX_INT = 10**9  # storage and arithmetic are clamped, so no number grows without bound
 
 
+def _specialized(op: str, a: Fn, b: Fn, left: tuple[bool, Any], right: tuple[bool, Any]) -> Fn | None:
+    """Return a faster closure for the common comparisons (the hot path of every game)."""
+    if right[0] and not left[0]:
+        k = right[1]
+        if op == "==":
+            return lambda st, env: a(st, env) == k
+        if op == "!=":
+            return lambda st, env: a(st, env) != k
+        if op == ">":
+            return lambda st, env: (v := a(st, env)) is not None and v > k
+        if op == "<":
+            return lambda st, env: (v := a(st, env)) is not None and v < k
+    if op == "==":
+        return lambda st, env: a(st, env) == b(st, env)
+    if op == "!=":
+        return lambda st, env: a(st, env) != b(st, env)
+    return None
+
+
+def _end_card(key: Fn, index: int) -> Fn:
+    """Return the top (``index`` -1) or bottom (0) card of a location, or ``None`` when empty."""
+
+    def end(st, env):
+        k = key(st, env)
+        cards = st.locs.get(k)
+        return (k, cards[index]) if cards else None
+
+    return end
+
+
+def _logic(conjunction: bool, parts: list[Fn]) -> Fn:
+    """Return ``and``/``or`` of ``parts``, short-circuit, without a generator for two or three."""
+    if len(parts) == 2:
+        p, q = parts
+        if conjunction:
+            return lambda st, env: p(st, env) and q(st, env)
+        return lambda st, env: p(st, env) or q(st, env)
+    if len(parts) == 3:
+        p, q, r = parts
+        if conjunction:
+            return lambda st, env: p(st, env) and q(st, env) and r(st, env)
+        return lambda st, env: p(st, env) or q(st, env) or r(st, env)
+    if conjunction:
+        return lambda st, env: all(p(st, env) for p in parts)
+    return lambda st, env: any(p(st, env) for p in parts)
+
+
+def _uses(node: Any, var: str) -> bool:
+    """Return whether the expression ``node`` reads the variable ``var``."""
+    if not isinstance(node, Node):
+        return False
+    if node.kind == "var":
+        return node.args[0] == var
+    return any(_uses(arg, var) for arg in node.args)
+
+
 def clamp(value: int) -> int:
     """Keep a number within +-``MAX_INT``."""
     return MAX_INT if value > MAX_INT else -MAX_INT if value < -MAX_INT else value
@@ -154,6 +210,16 @@ class Values:
         """Compile ``(size X)`` for a location, card collection, players, teams or names."""
         kind = self.kind(node, scope)
         if kind == LOC:
+            if node.kind == "game_location":
+                const = (GAME, node.args[0], node.args[1])
+                return lambda st, env: len(st.locs.get(const, ()))
+            if node.kind == "owned_location":  # the two usual owners, inlined
+                owner, kind_, name = node.args
+                if owner.kind == "var" and scope.get(owner.args[0]) == PLAYER:
+                    var = owner.args[0]
+                    return lambda st, env: len(st.locs.get((env.get(var), kind_, name), ()))
+                if owner.kind == "player" and owner.args[0] == "current":
+                    return lambda st, env: len(st.locs.get((st.cycles[-1][0], kind_, name), ()))
             key = self.location(node, scope)
             return lambda st, env: len(st.locs.get(key(st, env), ()))
         if kind in (PLAYERS, TEAMS, STRS):
@@ -174,8 +240,13 @@ class Values:
                 return 0 if c is None else score(st, mapname, c[1])
 
             return one
-        cards = self.cards(what, scope)
-        return lambda st, env: sum(score(st, mapname, c) for _, c in cards(st, env))
+        cards, tables = self.cards(what, scope), self.p.score_table
+
+        def total(st, env):
+            table = tables(st, mapname)
+            return sum(table[c] for _, c in cards(st, env))
+
+        return total
 
     def truth(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile a condition."""
@@ -187,9 +258,7 @@ class Values:
             return lambda st, env: not inner(st, env)
         if k == "logic":
             parts = [self.truth(x, scope) for x in a[1:]]
-            if a[0] == "and":
-                return lambda st, env: all(p(st, env) for p in parts)
-            return lambda st, env: any(p(st, env) for p in parts)
+            return _logic(a[0] == "and", parts)
         if k == "compare":
             return self.compare(node, scope)
         if k == "agg":
@@ -223,9 +292,17 @@ class Values:
             a, b = self.team(left, scope), self.team(right, scope)
         else:
             raise node.error(f"cannot compare a {' with a '.join(sorted(kinds))}")
-        if op in ("==", "!="):
-            return lambda st, env: test(a(st, env), b(st, env))
-        return lambda st, env: test(a(st, env), b(st, env))
+        return _specialized(op, a, b, self.constant(left), self.constant(right)) or (
+            lambda st, env: test(a(st, env), b(st, env))
+        )
+
+    def constant(self, node: Node) -> tuple[bool, Any]:
+        """Return ``(True, value)`` for a literal (a number, a NAME, a declared variable)."""
+        if node.kind in ("number", "name"):
+            return True, node.args[0]
+        if node.kind == "var" and self.p.is_declared(node.args[0]):
+            return True, self.p.declared_value(node.args[0])
+        return False, None
 
     def string(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile a string: a NAME, ``(cardatt ATTR CARD)`` or a string variable."""
@@ -238,6 +315,9 @@ class Values:
             card = self.card(card_node, scope)
             if attr_node.kind == "name":
                 table = self.p.attribute_table(attr_node.args[0])
+                if card_node.kind == "var" and card_node.args[0] in scope:
+                    var = card_node.args[0]
+                    return lambda st, env: None if (c := env.get(var)) is None else table[c[1]]
                 return lambda st, env: None if (c := card(st, env)) is None else table[c[1]]
             attr = self.string(attr_node, scope)
             tables = self.p.attribute_tables
@@ -331,7 +411,13 @@ class Values:
         if node.kind == "game_location":
             key = (GAME, node.args[0], node.args[1])
             return lambda st, env: key
-        who, kind, name = self.owner(node.args[0], scope), node.args[1], node.args[2]
+        owner_node, kind, name = node.args
+        if owner_node.kind == "player" and owner_node.args[0] == "current":
+            return lambda st, env: (st.cycles[-1][0], kind, name)
+        if owner_node.kind == "var" and scope.get(owner_node.args[0]) == PLAYER:
+            var = owner_node.args[0]
+            return lambda st, env: (env.get(var), kind, name)
+        who = self.owner(owner_node, scope)
         return lambda st, env: (who(st, env), kind, name)
 
     def cards(self, node: Node, scope: dict[str, str]) -> Fn:
@@ -354,6 +440,9 @@ class Values:
         if k == "filter":
             source, var, test = a
             cards = self.cards(source, scope)
+            hoisted = self._hoist(test, var, scope)
+            if hoisted is not None:
+                return self._filter_hoisted(cards, var, *hoisted)
             check = self.truth(test, {**scope, var: CARD})
 
             def kept(st, env):
@@ -369,6 +458,44 @@ class Values:
         # (all COLLECTION 'V LOCATION-or-CARDS): the union over the items.
         return self.aggregate_cards(node, scope)
 
+    def _hoist(self, test: Node, var: str, scope: dict[str, str]) -> tuple[Fn, Fn] | None:
+        """For ``(OP X Y)`` where one side does not use ``var``: compute that side once per filter.
+
+        Expressions have no side effects, so the value is the same for every card.
+        Returns ``(side, check)``: ``side`` is evaluated once; ``check`` reads it as ``%side``.
+        """
+        if test.kind != "compare":
+            return None
+        _, left, right = test.args
+        for index, side in ((2, right), (1, left)):
+            if _uses(side, var) or self.constant(side)[0] or side.kind == "var":
+                continue
+            kind = self.kind(side, scope)
+            if kind not in (STR, INT):
+                continue
+            value = self.string(side, scope) if kind == STR else self.number(side, scope)
+            args = list(test.args)
+            args[index] = Node("var", ("%side",), side.line, side.column)
+            check = self.truth(
+                Node("compare", tuple(args), test.line, test.column), {**scope, var: CARD, "%side": kind}
+            )
+            return value, check
+        return None
+
+    @staticmethod
+    def _filter_hoisted(cards: Fn, var: str, value: Fn, check: Fn) -> Fn:
+        def kept(st, env):
+            inner = dict(env)
+            inner["%side"] = value(st, env)
+            out = []
+            for c in cards(st, env):
+                inner[var] = c
+                if check(st, inner):
+                    out.append(c)
+            return out
+
+        return kept
+
     def card(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile one card: ``(top X)``, ``(bottom X)``, ``(N X)``, ``(max X using 'M)``, a variable."""
         self.expect(node, scope, CARD)
@@ -382,6 +509,8 @@ class Values:
             source = a[-1]
             if self.kind(source, scope) == LOC:
                 key = self.location(source, scope)
+                if k != "nth":
+                    return _end_card(key, index)
 
                 def fast(st, env):
                     k_ = key(st, env)
@@ -400,16 +529,16 @@ class Values:
             return pick
         if k in ("max_card", "min_card"):
             cards, mapname = self.cards(a[0], scope), a[1]
-            score = self.p.card_score
+            tables = self.p.score_table
             sign = 1 if k == "max_card" else -1
 
             def best(st, env):
-                found, top, top_score = None, None, None
+                table = tables(st, mapname)
+                found, top_score = None, None
                 for c in cards(st, env):
-                    s = sign * score(st, mapname, c[1])
+                    s = sign * table[c[1]]
                     if top_score is None or s > top_score:  # the first of equals wins
                         found, top_score = c, s
-                del top
                 return found
 
             return best
