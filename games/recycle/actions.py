@@ -23,6 +23,7 @@ from games.recycle.values import ACTION, BOOL, CARD, INT, LOC, STR, Fn, Values, 
 Option = tuple[tuple, list]  # (bindings, [(action, env), ...])
 Options = Callable[[Any, dict], list]
 MAX_REPEAT = 10_000
+MAX_HELD = 20_000  # cards in all locations together, remembered copies included
 ACTION_FORMS = frozenset(
     {
         "put_points", "cycle", "set", "inc", "dec", "move", "remember", "forget", "shuffle",
@@ -40,6 +41,11 @@ def tick(st: Any, node: Node, limit: int) -> None:
             node.line,
             node.column,
         )
+
+
+def _check_held(st: Any, node: Node, more: int) -> None:
+    if sum(map(len, st.locs.values())) + more > MAX_HELD:
+        raise RecycleRuntimeError(f"more than {MAX_HELD} cards held in all locations", node.line, node.column)
 
 
 class Actions(Values):
@@ -279,7 +285,9 @@ class Actions(Values):
             if found is None:
                 return  # moving a card that is not there does nothing
             key, card = found
-            if not keep:
+            if keep:  # a remembered copy: the only way, with create deck, that cards multiply
+                _check_held(st, node, 1)
+            else:
                 cards = st.locs.get(key)
                 if not cards:
                     return
@@ -366,6 +374,7 @@ class Actions(Values):
         cards = self.p.deck_cards(node)
 
         def create(st, env):
+            _check_held(st, node, len(cards))
             k = key(st, env)
             if k[0] is not None:
                 st.locs.setdefault(k, []).extend(cards)

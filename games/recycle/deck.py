@@ -18,7 +18,7 @@ RANKS = {
 SUITS = {"CLUBS": "C", "DIAMONDS": "D", "HEARTS": "H", "SPADES": "S"}
 
 
-def _attribute(node: Node) -> list[dict[str, str]]:
+def _attribute(node: Node, limit: int) -> list[dict[str, str]] | None:
     """Return the value assignments an attribute node ``(NAME value-node...)`` allows."""
     name, *rest = node.args
     if not rest or any(isinstance(r, str) for r in rest):
@@ -32,16 +32,26 @@ def _attribute(node: Node) -> list[dict[str, str]]:
             continue
         if len(names) != 1:
             raise value_node.error("a value with sub-attributes is one name, as in (RED (SUIT (HEARTS)))")
-        for combo in combinations(subs):
-            out.append({name: names[0], **combo})
+        combos = combinations(subs, limit)
+        if combos is None:
+            return None
+        out.extend({name: names[0], **combo} for combo in combos)
+        if len(out) > limit:
+            return None
     return out
 
 
-def combinations(attributes: list[Node]) -> list[dict[str, str]]:
-    """Return every card (as its attribute values) the attribute nodes make together."""
+def combinations(attributes: list[Node], limit: int) -> list[dict[str, str]] | None:
+    """Return every card (as its attribute values) the attribute nodes make together.
+
+    Returns ``None`` as soon as there would be more than ``limit`` cards, before
+    making them (ten attributes of ten values would be ten billion cards).
+    """
     combos: list[dict[str, str]] = [{}]
     for attribute in attributes:
-        values = _attribute(attribute)
+        values = _attribute(attribute, limit)
+        if values is None or len(combos) * len(values) > limit:
+            return None
         combos = [{**left, **right} for left in combos for right in values]
     return combos
 

@@ -41,6 +41,9 @@ class Program(Actions):
         self.stages: dict[int, tuple] = {}
         self.choices: dict[int, tuple] = {}
         self._score_tables: dict[tuple, list[int]] = {}
+        self.player_count = 0  # set by the setup
+        self.teams: list[list[int]] = []
+        self.team_of: list[int] = []
         root = parse(text)
         declares = [n for n in root.args if n.kind == "declare"]
         setup = next(n for n in root.args if n.kind == "setup")
@@ -83,8 +86,8 @@ class Program(Actions):
 
     def _setup(self, node: Node) -> None:
         players_node = node.args[0].args[0]
-        count = self.number(players_node, {})(None, {})
-        if not isinstance(count, int) or not 1 <= count <= MAX_PLAYERS:
+        known, count = self.constant(players_node)
+        if not known or not isinstance(count, int) or not 1 <= count <= MAX_PLAYERS:
             raise players_node.error(f"a game has 1 to {MAX_PLAYERS} players, not {count}")
         self.player_count = count
         rest = list(node.args[1:])
@@ -106,8 +109,8 @@ class Program(Actions):
 
     def deck_cards(self, node: Node) -> list[int]:
         """Make the cards of a ``create deck`` form; return their numbers."""
-        made = combinations(list(node.args[1].args))
-        if len(self.card_attrs) + len(made) > MAX_CARDS:
+        made = combinations(list(node.args[1].args), MAX_CARDS - len(self.card_attrs))
+        if made is None:
             raise node.error(f"more than {MAX_CARDS} cards in the game")
         first = len(self.card_attrs)
         self.card_attrs.extend(made)
