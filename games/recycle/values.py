@@ -157,7 +157,7 @@ class Values:
     def item_kind(self, node: Node, scope: dict[str, str]) -> str:
         """Return the kind of the items of the collection ``node``."""
         kind = self.kind(node, scope)
-        items = {PLAYERS: PLAYER, TEAMS: TEAM, STRS: STR, CARDS: CARD, LOC: CARD}
+        items = {PLAYERS: PLAYER, TEAMS: TEAM, TEAM: PLAYER, STRS: STR, CARDS: CARD, LOC: CARD}
         if kind not in items:
             raise node.error(f"cannot go through a {kind}: give players, teams, cards or names")
         return items[kind]
