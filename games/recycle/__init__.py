@@ -12,7 +12,7 @@ from pathlib import Path
 
 from games.recycle.errors import RecycleError, RecycleRuntimeError
 from games.recycle.game import RecycleGame
-from games.recycle.listing import extract_listing
+from games.recycle.listing import extract_listing, post_title
 
 LIBRARY = Path(__file__).parent / "library"
 MAX_FILE_BYTES = 256_000
@@ -26,7 +26,8 @@ def loads(text: str, name: str = "RECYCLE game") -> RecycleGame:
 def load(path: str | Path, name: str | None = None) -> RecycleGame:
     """Compile the description in a ``.rcy`` file (or a CardStock blog post holding one).
 
-    The game is named ``name``, else after the file (``ninety_eight.rcy``: "Ninety Eight").
+    The game is named ``name``, else by the post's title, else after the file
+    (``ninety_eight.rcy``: "Ninety Eight").
     """
     path = Path(path)
     try:
@@ -41,6 +42,7 @@ def load(path: str | Path, name: str | None = None) -> RecycleGame:
     except UnicodeDecodeError:
         raise RecycleError(f"{path.name} is not UTF-8 text") from None
     if "{% highlight racket %}" in text:
+        name = name or post_title(text)
         text = extract_listing(text)
     return loads(text, name or path.stem.replace("_", " ").title())
 

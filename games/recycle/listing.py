@@ -11,6 +11,15 @@ import re
 _BLOCK = re.compile(r"\{%\s*highlight\s+racket\s*%\}(.*?)\{%\s*endhighlight\s*%\}", re.DOTALL)
 
 
+_TITLE = re.compile(r'^title:\s*"?(?P<title>[^"\n]+?)(?::\s*Coding)?"?\s*$', re.MULTILINE)
+
+
+def post_title(post: str) -> str | None:
+    """Return the game a post codes, from its front matter (``title: "Hearts: Coding"`` -> ``Hearts``)."""
+    found = _TITLE.search(post)
+    return found.group("title").strip() if found else None
+
+
 def extract_listing(post: str) -> str:
     """Return the RECYCLE code blocks of ``post`` joined in order; raise ``ValueError`` if it has none.
 

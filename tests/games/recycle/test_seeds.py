@@ -14,6 +14,7 @@ GAMES_PLAYED = 12
 def test_agram_seed_plays_one_deal() -> None:
     game = load(seed_post("agram"))
     assert game.info.max_players == 4 and game.warnings == []
+    assert (game.info.id, game.info.name) == ("recycle_agram", "Agram")
     for seed in range(GAMES_PLAYED):
         state, moves = play_random(game, seed)
         result = game.result(state)
