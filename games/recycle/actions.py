@@ -196,28 +196,36 @@ class Actions(Values):
 
     def _put_points(self, node: Node, scope: dict[str, str]) -> Fn:
         name, *awards = node.args
-        entries = []
-        for award in awards:
-            *subawards, points_node = award.args
-            points = self.number(points_node, scope)
-            conds = []
-            for sub in subawards:
-                attr, value_node = sub.args
-                if value_node.kind == "names":
-                    values = frozenset(value_node.args)
-                    conds.append((attr, lambda st, env, v=values: v))
-                else:
-                    one = self.string(value_node, scope)
-                    conds.append((attr, lambda st, env, f=one: frozenset((f(st, env),))))
-            entries.append((conds, points))
+        entries = [self._award(award, scope) for award in awards]
 
         def put(st, env):
-            st.points[name] = tuple(
-                (tuple((attr, values(st, env)) for attr, values in conds), points(st, env))
-                for conds, points in entries
-            )
+            st.points[name] = tuple([entry(st, env) for entry in entries])
 
         return put
+
+    def _award(self, award: Node, scope: dict[str, str]) -> Fn:
+        """Compile one entry of a point map: ``((ATTR VALUES)... POINTS)`` -> ``(conditions, points)``."""
+        *subawards, points_node = award.args
+        known, fixed_points = self.constant(points_node)
+        points = self.number(points_node, scope)
+        fixed, dynamic = [], []
+        for sub in subawards:
+            attr, value_node = sub.args
+            if value_node.kind == "names":
+                fixed.append((attr, frozenset(value_node.args)))
+            elif self.constant(value_node)[0]:
+                fixed.append((attr, frozenset((self.constant(value_node)[1],))))
+            else:
+                dynamic.append((attr, self.string(value_node, scope)))
+        if known and not dynamic:  # the usual entry, made once
+            entry = (tuple(fixed), fixed_points)
+            return lambda st, env: entry
+
+        def made(st, env):
+            conds = fixed + [(attr, frozenset((value(st, env),))) for attr, value in dynamic]
+            return (tuple(conds), points(st, env))
+
+        return made
 
     def _cycle(self, node: Node, scope: dict[str, str]) -> Fn:
         which, target = node.args
