@@ -11,6 +11,7 @@ import pytest
 from games.engine import IllegalMoveError, NotYourTurnError
 from games.recycle import library, load, loads
 from games.recycle.state import GAME
+from tests.games.recycle.helpers import SEED_POSTS, seed_post
 
 AGRAM = load(library()["agram"])
 
@@ -131,3 +132,34 @@ def test_moves_that_are_not_one_card_have_the_general_shape() -> None:
         (seat,) = game.to_act(state)
         game.apply(state, seat, game.random_move(state, seat, rng))
     assert sum(game.result(state)["scores"]) == 6
+
+
+DESCRIPTIONS = {f"library/{stem}": path for stem, path in library().items()} | {
+    f"seed/{game}": seed_post(game) for game in SEED_POSTS
+}
+
+
+@pytest.mark.parametrize("name", sorted(DESCRIPTIONS))
+def test_every_step_is_plain_json_and_hides_other_hands(name: str) -> None:
+    game = load(DESCRIPTIONS[name])
+    names = game.program.names
+    for seed in range(2):
+        state = game.new(None, None, seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not game.is_over(state) and steps < 120:
+            data = json.loads(json.dumps(game.to_json(state)))
+            assert game.to_json(game.from_json(data)) == data
+            (seat,) = game.to_act(state)
+            for viewer in range(state.players):
+                view = game.view(state, viewer)
+                seen = {c for place in view["locations"] for c in place.get("cards", ())}
+                for (owner, kind, _), cards in state.locs.items():
+                    if kind in ("iloc", "hloc") and owner != viewer:
+                        # Another's hidden card shows only where it is visible too (a remembered copy).
+                        visible = {
+                            c for key, cs in state.locs.items() if key[1] in ("vloc", "mem") for c in cs
+                        }
+                        assert {names[c] for c in cards if c not in visible}.isdisjoint(seen)
+            game.apply(state, seat, game.random_move(state, seat, rng))
+            steps += 1
