@@ -14,8 +14,8 @@ from games.cards import CARD_INDEX
 from games.recycle.actions import Actions
 from games.recycle.deck import card_name, combinations
 from games.recycle.errors import RecycleError
+from games.recycle.kinds import INT, PLAYER, STR
 from games.recycle.syntax import Node, parse
-from games.recycle.values import INT, PLAYER, STR
 
 MAX_PLAYERS = 12
 MAX_CARDS = 1_000
