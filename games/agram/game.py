@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.agram import guide
 from games.cards import (
     CARD_INDEX,
     CARD_NAMES,
@@ -30,10 +31,10 @@ from games.engine import (
     Move,
     OneSeatGame,
     Option,
+    cardstock_help,
     deal_record,
     played_card,
     redeal_unseen,
-    winners_of,
 )
 from games.tricks import follow_moves, trick_view, trick_winner
 
@@ -110,8 +111,19 @@ class Agram(OneSeatGame):
         min_players=2,
         max_players=5,
         default_players=4,
-        options={"target": Option(1, (1, 3, 5, 7))},
+        options={
+            "target": Option(
+                1,
+                (1, 3, 5, 7),
+                "How many deals a player must win to win the game.",
+                {"1": "A single deal decides the game."},
+            )
+        },
         presets={"cardstock": {"target": 1}},
+        goal=guide.GOAL,
+        how_to_play=guide.HOW_TO_PLAY,
+        glossary=guide.GLOSSARY,
+        preset_help={"cardstock": cardstock_help("a single deal decides the game (target 1).")},
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> AgramState:
@@ -230,7 +242,7 @@ class Agram(OneSeatGame):
         """Return the deals won per seat and the winners, once over."""
         if not state.over:
             return None
-        return {"scores": list(state.scores), "winners": winners_of(state.scores)}
+        return {"scores": list(state.scores), "winners": self.info.winners(state.scores)}
 
     def to_json(self, state: AgramState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings)."""

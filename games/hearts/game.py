@@ -37,9 +37,10 @@ from games.engine import (
     Move,
     NotYourTurnError,
     Option,
+    cardstock_help,
     deal_record,
-    winners_of,
 )
+from games.hearts import guide
 from games.hearts.state import (
     DECKS,
     DIRECTIONS,
@@ -72,11 +73,52 @@ class Hearts(Game):
         max_players=5,
         default_players=4,
         options={
-            "passing": Option("rotate", ("rotate", "none")),
-            "first_lead": Option("two_of_clubs", ("two_of_clubs", "left_of_dealer")),
-            "first_trick_points": Option(False, (False, True)),
-            "moon": Option("add_to_others", ("add_to_others", "subtract_self")),
-            "target": Option(100, (50, 100)),
+            "passing": Option(
+                "rotate",
+                ("rotate", "none"),
+                "Whether everyone passes three cards before the play of a deal.",
+                {
+                    "rotate": "With 4 players pass left, right, across, then no pass, and round again; "
+                    "with 3 or 5 players left, right, then no pass.",
+                    "none": "Nobody ever passes.",
+                },
+            ),
+            "first_lead": Option(
+                "two_of_clubs",
+                ("two_of_clubs", "left_of_dealer"),
+                "Who leads the first trick of a deal.",
+                {
+                    "two_of_clubs": "Whoever holds the lowest club in play (the 2, or the 3 with 5 players) "
+                    "must lead it.",
+                    "left_of_dealer": "The player after the dealer leads any card the usual rules allow.",
+                },
+            ),
+            "first_trick_points": Option(
+                False,
+                (False, True),
+                "Whether hearts and the queen of spades may be played to the first trick.",
+                {
+                    "false": "Not while you have anything else you may play.",
+                    "true": "Yes, as on any other trick.",
+                },
+            ),
+            "moon": Option(
+                "add_to_others",
+                ("add_to_others", "subtract_self"),
+                "How a deal scores when one player takes all 26 points (shoots the moon).",
+                {
+                    "add_to_others": "Every other player scores 26 and the shooter 0.",
+                    "subtract_self": "The shooter scores -26 and the others 0.",
+                },
+            ),
+            "target": Option(
+                100,
+                (50, 100),
+                (
+                    "The score that ends the game: after the deal in which someone reaches "
+                    "it, the lowest score wins."
+                ),
+            ),
         },
         presets={
             "cardstock": {
@@ -86,6 +128,16 @@ class Hearts(Game):
                 "moon": "subtract_self",
                 "target": 100,
             }
+        },
+        low_score_wins=True,
+        goal=guide.GOAL,
+        how_to_play=guide.HOW_TO_PLAY,
+        glossary=guide.GLOSSARY,
+        preset_help={
+            "cardstock": cardstock_help(
+                "no passing, the player after the dealer leads first, points may be played to the "
+                "first trick, shooting the moon scores -26 for the shooter, and the game goes to 100."
+            )
         },
     )
 
@@ -454,7 +506,7 @@ class Hearts(Game):
         """Return the points per seat and the winners (the lowest), once over."""
         if state.phase != OVER:
             return None
-        return {"scores": list(state.scores), "winners": winners_of(state.scores, lowest_wins=True)}
+        return {"scores": list(state.scores), "winners": self.info.winners(state.scores)}
 
     def to_json(self, state: HeartsState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings)."""
