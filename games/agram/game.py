@@ -36,7 +36,7 @@ from games.engine import (
     played_card,
     redeal_unseen,
 )
-from games.tricks import follow_moves, trick_view, trick_winner
+from games.tricks import follow_moves, must_follow, trick_view, trick_winner
 
 DECK = tuple(make_deck(exclude=[r + s for s in "CDHS" for r in "2JQK"] + ["AS"]))
 DECK_MASK = mask_of(DECK)
@@ -169,8 +169,9 @@ class Agram(OneSeatGame):
         card = played_card(move)
         if card is None:
             return f'a move in Agram is {{"play": CARD}}, not {move}'
-        if state.hands[seat] >> card & 1:
-            return f"you must follow suit: {CARD_NAMES[state.trick[0]]} was led"
+        hand = state.hands[seat]
+        if hand >> card & 1:
+            return must_follow(hand, state.trick, card) or super().why_illegal(state, seat, move)
         return super().why_illegal(state, seat, move)
 
     def advance(self, state: AgramState, seat: int, move: Move) -> tuple[Event, ...] | list[Event]:
@@ -262,15 +263,8 @@ class Agram(OneSeatGame):
         return state
 
     def clone(self, state: AgramState) -> AgramState:
-        """Return an independent copy (lists copied; ints and the log record shared)."""
-        copy = AgramState()
-        for name in AgramState.__slots__:
-            setattr(copy, name, getattr(state, name))
-        copy.hands = list(state.hands)
-        copy.trick = list(state.trick)
-        copy.scores = list(state.scores)
-        copy.voids = list(state.voids)
-        return copy
+        """Return an independent copy (the declared lists copied; ints and records shared)."""
+        return FIELDS.clone(state)
 
     def determinize(self, state: AgramState, seat: int, rng: random.Random) -> AgramState:
         """Deal every card ``seat`` has not seen at random, respecting the voids it saw."""

@@ -25,7 +25,6 @@ from games.cards import (
     names_in,
     play_moves,
     shuffled,
-    suit_play_moves,
 )
 from games.engine import (
     NO_EVENTS,
@@ -52,7 +51,6 @@ from games.hearts.state import (
     PLAY,
     POINT_CARDS,
     POINTS,
-    STRENGTH,
     HeartsState,
     clone_state,
     determinize_state,
@@ -60,7 +58,7 @@ from games.hearts.state import (
     state_from_json,
     state_to_json,
 )
-from games.tricks import trick_view
+from games.tricks import follow_mask, follow_moves, must_follow, trick_view, trick_winner
 
 
 class Hearts(Game):
@@ -204,7 +202,7 @@ class Hearts(Game):
         """Return the cards of ``hand`` its holder may play to the trick now."""
         trick = state.trick
         if trick:
-            legal = hand & SUIT_MASKS[trick[0] // 13] or hand
+            legal = follow_mask(hand, trick[0] // 13)
         elif state.tricks_done == 0 and state.options["first_lead"] == "two_of_clubs":
             return 1 << LOWEST_CLUB[state.players]
         elif state.broken:
@@ -224,9 +222,7 @@ class Hearts(Game):
             trick = state.trick
             if trick and state.tricks_done:
                 # The common case, past the first trick: follow suit if you can.
-                suit = trick[0] // 13
-                hand = state.hands[seat]
-                return suit_play_moves(hand, suit) if hand & SUIT_MASKS[suit] else play_moves(hand)
+                return follow_moves(state.hands[seat], trick[0] // 13)
             return play_moves(self._legal_mask(state, state.hands[seat]))
         if state.phase == PASS and seat in range(state.players) and state.pending[seat] is None:
             # Made afresh: a shared table of all 22,100 triples is slower (its
@@ -247,7 +243,7 @@ class Hearts(Game):
             hand = state.hands[seat]
             trick = state.trick
             if trick and state.tricks_done:
-                legal = hand & SUIT_MASKS[trick[0] // 13] or hand
+                legal = follow_mask(hand, trick[0] // 13)
             else:
                 legal = self._legal_mask(state, hand)
             if not legal:  # an empty hand (a hand-made state): the base class refuses
@@ -297,8 +293,7 @@ class Hearts(Game):
                     trick = state.trick
                     if trick and state.tricks_done:
                         # Past the first trick a follower must only follow suit if it can.
-                        led = SUIT_MASKS[trick[0] // 13]
-                        if hand >> card & 1 and (BITS[card] & led or not hand & led):
+                        if follow_mask(hand, trick[0] // 13) >> card & 1:
                             return
                     elif self._legal_mask(state, hand) >> card & 1:
                         return
@@ -338,8 +333,9 @@ class Hearts(Game):
         if not hand >> card & 1:
             return f"{CARD_NAMES[card]} is not in your hand"
         trick = state.trick
-        if trick and hand & SUIT_MASKS[trick[0] // 13] and card // 13 != trick[0] // 13:
-            return f"you must follow suit: {CARD_NAMES[trick[0]]} was led"
+        refused = must_follow(hand, trick, card)
+        if refused:
+            return refused
         if not trick and state.tricks_done == 0 and state.options["first_lead"] == "two_of_clubs":
             return f"the first trick is led with {CARD_NAMES[LOWEST_CLUB[state.players]]}"
         if not trick and card // 13 == HEARTS and not state.broken and hand & ~HEARTS_MASK:
@@ -390,18 +386,8 @@ class Hearts(Game):
         if len(trick) < n:
             state.turn = (seat + 1) % n
             return NO_EVENTS
-        # The highest card of the led suit wins; there are no trumps.
-        best = trick[0]
-        led = best // 13
-        at = 0
-        points = POINTS[best]
-        for i in range(1, n):
-            other = trick[i]
-            points += POINTS[other]
-            if other // 13 == led and STRENGTH[other] > STRENGTH[best]:
-                best = other
-                at = i
-        winner = (state.leader + at) % n
+        winner = trick_winner(trick, state.leader, n)
+        points = sum(map(POINTS.__getitem__, trick))
         if points:
             state.taken[winner] += points
         state.last_trick = (state.leader, trick, winner)

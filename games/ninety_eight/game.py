@@ -95,6 +95,7 @@ FIELDS = CardFields(
     card_lists=("pile",),
     seat_cards=("last",),
     copied=("lives",),
+    lists=("stock",),
 )
 
 
@@ -268,15 +269,8 @@ class NinetyEight(OneSeatGame):
         return state
 
     def clone(self, state: NinetyEightState) -> NinetyEightState:
-        """Return an independent copy (lists copied; ints and records shared)."""
-        copy = NinetyEightState()
-        for name in NinetyEightState.__slots__:
-            setattr(copy, name, getattr(state, name))
-        copy.hands = list(state.hands)
-        copy.stock = list(state.stock)
-        copy.pile = list(state.pile)
-        copy.lives = list(state.lives)
-        return copy
+        """Return an independent copy (the declared lists copied; ints and records shared)."""
+        return FIELDS.clone(state)
 
     def determinize(self, state: NinetyEightState, seat: int, rng: random.Random) -> NinetyEightState:
         """Deal every card ``seat`` has not seen (other hands, the stock) at random."""

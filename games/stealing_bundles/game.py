@@ -91,6 +91,7 @@ FIELDS = CardFields(
     mask_lists=("hands", "dealt"),
     card_lists=("dealt_pool", "stock"),
     seat_cards=("last",),
+    nested=("bundles",),
 )
 
 
@@ -271,14 +272,8 @@ class StealingBundles(OneSeatGame):
         return state
 
     def clone(self, state: StealingBundlesState) -> StealingBundlesState:
-        """Return an independent copy (lists copied; ints and records shared)."""
-        copy = StealingBundlesState()
-        for name in StealingBundlesState.__slots__:
-            setattr(copy, name, getattr(state, name))
-        copy.hands = list(state.hands)
-        copy.bundles = [list(b) for b in state.bundles]
-        # ``stock`` is only ever replaced, never changed in place, so it can be shared.
-        return copy
+        """Return an independent copy (the declared lists copied; ints and records shared)."""
+        return FIELDS.clone(state)
 
     def determinize(self, state: StealingBundlesState, seat: int, rng: random.Random) -> StealingBundlesState:
         """Deal every card ``seat`` has not seen (other hands, the stock) at random.
