@@ -3,7 +3,7 @@
 The admin's actions call these, never the models directly, so every change keeps
 the table service's rules: one transaction holding the table's row lock
 (``services.locked_table``), the version raised and every connection and the bot
-driver woken after commit (``services._changed``). A refused request raises
+driver woken after commit (``services.save_changed``). A refused request raises
 ``TableError`` and changes nothing.
 """
 
@@ -16,7 +16,7 @@ from django.utils import timezone
 from cardtable.tables import broadcast
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import ChatMessage, Match, Seat, Table
-from cardtable.tables.services import _changed, _seat_at, _seats, locked_table
+from cardtable.tables.services import locked_table, save_changed, seat_at, seats_of
 from games.bots import LEVELS
 
 HIDDEN_TEXT = "(message hidden by staff)"
@@ -38,7 +38,7 @@ def end_table(table_id: str) -> int:
             )
         table.status = Table.FINISHED
         table.host = None
-        return _changed(table, ["status", "host"])
+        return save_changed(table, ["status", "host"])
 
 
 def put_bot(table_id: str, index: int, level: str) -> int:
@@ -50,7 +50,7 @@ def put_bot(table_id: str, index: int, level: str) -> int:
     if level not in LEVELS:
         raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
     with locked_table(table_id) as table:
-        seat = _seat_at(table, _seats(table), index)
+        seat = seat_at(table, seats_of(table), index)
         _require_open(table, "put a bot in a seat")
         if seat.kind == "bot" and seat.bot_level == level:
             raise TableError("seat_taken", f"seat {seat.index} already holds a {level} bot")
@@ -59,7 +59,7 @@ def put_bot(table_id: str, index: int, level: str) -> int:
         seat.away_since, seat.stand_in = None, False
         seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
         _hand_on_host(table, removed)
-        return _changed(table, ["host"])
+        return save_changed(table, ["host"])
 
 
 def remove_player(table_id: str, index: int) -> int:
@@ -70,7 +70,7 @@ def remove_player(table_id: str, index: int) -> int:
     If the player was the host, the next seated human becomes host.
     """
     with locked_table(table_id) as table:
-        seat = _seat_at(table, _seats(table), index)
+        seat = seat_at(table, seats_of(table), index)
         if seat.kind != "human":
             raise TableError("not_seated", f"seat {seat.index} holds no player")
         _require_open(table, "remove a player")
@@ -80,7 +80,7 @@ def remove_player(table_id: str, index: int) -> int:
         seat.away_since, seat.stand_in = None, False
         seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
         _hand_on_host(table, removed)
-        return _changed(table, ["host"])
+        return save_changed(table, ["host"])
 
 
 def _require_open(table: Table, doing: str) -> None:
