@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from cardtable.tables import broadcast
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import ChatMessage, Match, Seat, Table
+from cardtable.tables.models import ChatMessage, HiddenChat, Match, Seat, Table
 from cardtable.tables.services import locked_table, save_changed, seat_at, seats_of
 from games.bots import LEVELS
 
@@ -103,8 +103,6 @@ def hide_chat(message_id: int, user: object = None) -> ChatMessage:
     it (its ``at``, ``seat`` and ``name``); later connections receive the
     placeholder in the recent chat. Chat does not change the table's version.
     """
-    from cardtable.dashboard.models import HiddenChat
-
     with transaction.atomic():
         line = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if line is None:
@@ -122,8 +120,6 @@ def hide_chat(message_id: int, user: object = None) -> ChatMessage:
 
 def unhide_chat(message_id: int) -> ChatMessage:
     """Put a hidden chat line's text back (for connections that join from now on)."""
-    from cardtable.dashboard.models import HiddenChat
-
     with transaction.atomic():
         hidden = HiddenChat.objects.select_for_update().filter(message_id=message_id).first()
         if hidden is None:
