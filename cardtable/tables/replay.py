@@ -19,18 +19,14 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord
 from games import get_game
 from games.engine import GameError
 
 
-class ReplayError(Exception):
+class ReplayError(TableError):
     """No replay: ``code`` is ``game_in_progress`` or ``replay_failed``; ``message`` says why."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def require_finished(match: Match) -> None:

@@ -201,10 +201,7 @@ class Agram(OneSeatGame):
         if state.scores[winner] >= state.target:
             state.over = True
             return NO_EVENTS
-        state.deal_number += 1
-        state.dealer = (state.dealer + 1) % n
-        self._deal(state)
-        return [self.deal_event(state)]
+        return self.deal_again(state)
 
     def view(self, state: AgramState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its own hand, the trick, the scores."""

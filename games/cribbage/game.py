@@ -192,10 +192,7 @@ class Cribbage(Game):
         """Make a move known to be legal; cut, peg, show and deal as it sets off."""
         state.pegged = []
         if "next" in move:
-            state.deal_number += 1
-            state.dealer = (state.dealer + 1) % state.players
-            self._deal(state)
-            return [self.deal_event(state)]
+            return self.deal_again(state)
         if "play" in move:
             return self._play(state, seat, CARD_INDEX[move["play"]])
         if "go" in move:

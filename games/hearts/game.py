@@ -434,10 +434,7 @@ class Hearts(Game):
         if max(state.scores) >= state.target:
             state.phase = OVER
             return NO_EVENTS
-        state.deal_number += 1
-        state.dealer = (state.dealer + 1) % n
-        self._deal(state)
-        return [self.deal_event(state)]
+        return self.deal_again(state)
 
     def view(self, state: HeartsState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its own hand and passes, the trick, the scores."""

@@ -199,10 +199,7 @@ class NinetyEight(OneSeatGame):
         dealer = (state.dealer + 1) % n
         while not lives[dealer]:
             dealer = (dealer + 1) % n
-        state.dealer = dealer
-        state.deal_number += 1
-        self._deal(state)
-        return [self.deal_event(state)]
+        return self.deal_again(state, dealer)
 
     def scores(self, state: NinetyEightState) -> list[int]:
         """Return the scores: with one life 0, or -1 for the loser; otherwise lives left."""
