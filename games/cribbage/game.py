@@ -81,15 +81,11 @@ class Cribbage(Game):
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> CribbageState:
-        state = CribbageState()
-        state.players = players
-        state.options = options
-        state.seed = seed
+        state = self.start_state(CribbageState(), players, options, seed)
         state.target = options["target"]
         state.sides = 2 if players == 4 else players
         state.scores = [0] * state.sides
         state.deal_number = 0
-        state.dealer = random.Random(seed).randrange(players)
         self._deal(state)
         return state
 
