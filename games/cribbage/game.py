@@ -42,7 +42,6 @@ from games.engine import (
     cardstock_help,
     deal_hidden,
     deal_record,
-    winners_of,
 )
 
 GO: Move = {"go": True}
@@ -357,7 +356,7 @@ class Cribbage(Game):
         if state.phase != "over":
             return None
         scores = [state.scores[s % state.sides] for s in range(state.players)]
-        return {"scores": scores, "winners": winners_of(scores)}
+        return {"scores": scores, "winners": self.info.winners(scores)}
 
     def to_json(self, state: CribbageState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings)."""
