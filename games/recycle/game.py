@@ -6,8 +6,8 @@ import random
 import re
 from typing import Any
 
-from games.engine import NO_EVENTS, Event, Game, GameInfo, Move, winners_of
-from games.recycle import runner, visibility
+from games.engine import NO_EVENTS, Event, Game, GameInfo, Move
+from games.recycle import bots, runner, visibility
 from games.recycle.program import Program, compile_program
 from games.recycle.state import RecycleState, state_from_json, state_to_json
 
@@ -34,8 +34,9 @@ class RecycleGame(Game):
             max_players=count,
             default_players=count,
             options={},
+            low_score_wins=self.program.lowest_wins,
         )
-        self.lowest_wins = self.program.lowest_wins
+        self.bot_settings = bots.settings(self.info)
 
     @property
     def warnings(self) -> list[str]:
@@ -84,7 +85,7 @@ class RecycleGame(Game):
         scores = self.program.scores(state)
         if state.error:
             return {"scores": scores, "winners": [], "error": state.error}
-        return {"scores": scores, "winners": winners_of(scores, self.lowest_wins)}
+        return {"scores": scores, "winners": self.info.winners(scores)}
 
     def to_json(self, state: RecycleState) -> dict[str, Any]:
         """Return the state as plain JSON."""

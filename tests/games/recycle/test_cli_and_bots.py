@@ -72,7 +72,8 @@ def test_every_bot_level_plays_a_recycle_game(post: str, level: str) -> None:
 
 def test_search_scores_by_the_description_direction() -> None:
     hearts, agram = load(seed_post("hearts")), load(seed_post("agram"))
-    assert levels.settings_for(hearts) is levels.GENERIC_SETTINGS[True]
-    assert levels.settings_for(agram) is levels.GENERIC_SETTINGS[False]
-    low = levels.GENERIC_SETTINGS[True].reward([0, 0, 0], [3, 10, 3])
+    assert hearts.info.low_score_wins and not agram.info.low_score_wins
+    low = levels.settings_for(hearts).reward([0, 0, 0], [3, 10, 3])
     assert low[0] == low[2] > low[1]
+    high = levels.settings_for(agram).reward([0, 0, 0], [3, 10, 3])
+    assert high[1] > high[0] == high[2]
