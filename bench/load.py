@@ -141,6 +141,84 @@ class TableRunner:
         await asyncio.sleep(0.5)
 
 
+class Profiler:
+    """py-spy sampling the server through one measurement window: where its CPU goes, per move.
+
+    py-spy (``pip install py-spy``) counts a sample only while a thread is on the
+    CPU (idle threads are left out), so samples over the sampling rate are CPU
+    seconds.
+    """
+
+    RATE = 100  # samples a second
+
+    def __init__(self, pid: int, seconds: float) -> None:
+        import shutil
+        import tempfile
+
+        self.path = Path(tempfile.mkstemp(prefix="cardtable-spy-", suffix=".txt")[1])
+        spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+        self.proc = subprocess.Popen(
+            [
+                spy,
+                "record",
+                "--pid",
+                str(pid),
+                "--duration",
+                str(max(1, round(seconds))),
+                "--rate",
+                str(self.RATE),
+                "--format",
+                "raw",
+                "--nonblocking",
+                "--output",
+                str(self.path),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def summary(self, moves: int, top: int = 14) -> str:
+        """CPU ms per move in all, then the functions (inclusive) and files (own time) that took it."""
+        try:
+            self.proc.wait(30)
+            lines = self.path.read_text().splitlines()
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            return "  profile: py-spy gave nothing (is it installed? may it trace the server?)"
+        finally:
+            self.path.unlink(missing_ok=True)
+        inclusive: Counter[str] = Counter()
+        own: Counter[str] = Counter()
+        total = 0
+        for line in lines:
+            stack, _, count = line.rpartition(" ")
+            if not stack or not count.isdigit():
+                continue
+            frames = [_frame(f) for f in stack.split(";")]
+            n = int(count)
+            total += n
+            for name in {f"{function} ({where})" for function, where in frames}:
+                inclusive[name] += n
+            own[frames[-1][1]] += n
+        if not total or not moves:
+            return "  profile: no samples"
+        per = 1000 / self.RATE / moves  # ms of CPU per move for one sample
+        rows = [
+            f"  profile: {total / self.RATE:.1f} CPU s sampled, {total * per:.2f} ms per move; inclusive:"
+        ]
+        rows += [f"    {n * per:6.2f} ms {n / total:4.0%}  {name}" for name, n in inclusive.most_common(top)]
+        rows.append("  own time by file:")
+        rows += [f"    {n * per:6.2f} ms {n / total:4.0%}  {name}" for name, n in own.most_common(top)]
+        return "\n".join(rows)
+
+
+def _frame(text: str) -> tuple[str, str]:
+    """A py-spy frame "function (path/to/file.py:12)" as (function, "to/file.py")."""
+    function, _, where = text.partition(" (")
+    path = where.rsplit(":", 1)[0]
+    return function, "/".join(path.split("/")[-2:])
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (0..100) by nearest rank; NaN for no values."""
     if not values:
@@ -239,14 +317,23 @@ class Postgres:
 
 
 async def setup_tables(base: str, ws_base: str, args: argparse.Namespace) -> list[list[Conn]]:
-    """Seat every table, a few at a time (the setup is not what is measured)."""
+    """Seat every table, a few at a time (the setup is not what is measured).
+
+    With a second server (``args.other_ws``) every odd seat then moves its
+    socket to that server, so each table's moves cross between the processes.
+    """
     sem = asyncio.Semaphore(args.setup_concurrency)
     done = 0
 
     async def one(i: int) -> list[Conn]:
         nonlocal done
         async with sem:
-            _, _, conns = await seat_table(base, ws_base, args.game, args.seats, prefix=f"t{i}p")
+            table, players, conns = await seat_table(base, ws_base, args.game, args.seats, prefix=f"t{i}p")
+            if args.other_ws:
+                for seat in range(1, len(conns), 2):
+                    await conns[seat].close()
+                    conns[seat] = await Conn.open(args.other_ws, table["ws"], players[seat])
+                    await conns[seat].wait_for(lambda m: m.get("type") == "state", 30)
             done += 1
             if done % 50 == 0:
                 print(f"  {done} tables seated", flush=True)
@@ -261,9 +348,15 @@ def memory_line(pid: int | None) -> str:
     return f"{rss / 1024:.0f} MiB" if rss else "unknown (pass --pid)"
 
 
-def _clocks(pid: int | None) -> tuple[float | None, float, float]:
-    """The server's CPU seconds, ours, and the wall clock, read together."""
-    return (process_cpu_seconds(pid) if pid else None), time.process_time(), time.perf_counter()
+def server_cpu(pids: list[int]) -> float | None:
+    """CPU seconds used so far by the server processes together (None when not known)."""
+    seconds = [process_cpu_seconds(pid) for pid in pids]
+    return sum(seconds) if seconds and None not in seconds else None  # type: ignore[arg-type]
+
+
+def _clocks(pids: list[int]) -> tuple[float | None, float, float]:
+    """The servers' CPU seconds, ours, and the wall clock, read together."""
+    return server_cpu(pids), time.process_time(), time.perf_counter()
 
 
 async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: argparse.Namespace) -> dict:
@@ -290,13 +383,16 @@ async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: a
     measuring_from = start + args.warmup
     until = measuring_from + args.duration
     next_at, measuring = start, False
-    pid = args.pid
+    pids = [args.pid, *args.other_pids] if args.pid else []
     cpu0 = own0 = t0 = None
+    profiler = None
     while loop.time() < until:
         if not measuring and loop.time() >= measuring_from:
             measuring = True
             stats.reset()
-            cpu0, own0, t0 = _clocks(pid)
+            cpu0, own0, t0 = _clocks(pids)
+            if args.profile and pids:
+                profiler = Profiler(pids[0], args.duration)
         try:
             runner = await asyncio.wait_for(ready.get(), max(0.01, until - loop.time()))
         except TimeoutError:
@@ -307,12 +403,13 @@ async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: a
         in_flight.add(task)
         task.add_done_callback(in_flight.discard)
     if t0 is None:
-        cpu0, own0, t0 = _clocks(pid)
+        cpu0, own0, t0 = _clocks(pids)
     elapsed = time.perf_counter() - t0
-    cpu1 = process_cpu_seconds(pid) if pid else None
+    cpu1 = server_cpu(pids)
     lat = list(stats.latencies)
     if in_flight:  # let the last moves land before the next window
         await asyncio.wait(in_flight, timeout=MOVE_TIMEOUT + 2)
+    cpu = (cpu1 - cpu0) if cpu0 is not None and cpu1 is not None else None
     return {
         "rate": rate,
         "moves_per_s": len(lat) / elapsed,
@@ -324,21 +421,26 @@ async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: a
         "errors": dict(stats.errors),
         "timeouts": stats.timeouts,
         "games": stats.games_finished,
-        "server_cpu": (cpu1 - cpu0) / elapsed * 100 if cpu0 is not None and cpu1 is not None else None,
+        "server_cpu": cpu / elapsed * 100 if cpu is not None else None,
+        "cpu_per_move": cpu / len(lat) * 1000 if cpu is not None and lat else None,
+        "profile": profiler.summary(len(lat)) if profiler else None,
         "client_cpu": (time.process_time() - own0) / elapsed * 100,
-        "rss": memory_line(pid),
+        "rss": memory_line(args.pid),
     }
 
 
 def print_row(r: dict) -> None:
     """One line per rate."""
     cpu = f"{r['server_cpu']:5.0f}%" if r["server_cpu"] is not None else "    ?"
+    per_move = f"{r['cpu_per_move']:6.2f}" if r["cpu_per_move"] is not None else "     ?"
     print(
         f"{r['rate']:7.0f} {r['moves_per_s']:9.1f} {r['p50']:7.1f} {r['p95']:7.1f} {r['p99']:7.1f} "
-        f"{r['max']:7.1f} {cpu} {r['client_cpu']:5.0f}% {r['rss']:>9} {r['games']:5d} "
+        f"{r['max']:7.1f} {cpu} {per_move} {r['client_cpu']:5.0f}% {r['rss']:>9} {r['games']:5d} "
         f"{r['timeouts']:4d} {r['errors'] or '-'}",
         flush=True,
     )
+    if r["profile"]:
+        print(r["profile"], flush=True)
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -362,7 +464,7 @@ async def run(args: argparse.Namespace) -> None:
     runners = [TableRunner(conns, stats, random.Random(rng.random())) for conns in tables]
     print(
         f"\n{'target':>7} {'moves/s':>9} {'p50ms':>7} {'p95ms':>7} {'p99ms':>7} {'maxms':>7} "
-        f"{'srvCPU':>6} {'cliCPU':>6} {'srvRSS':>9} {'games':>5} {'tout':>4} errors"
+        f"{'srvCPU':>6} {'ms/mv':>6} {'cliCPU':>6} {'srvRSS':>9} {'games':>5} {'tout':>4} errors"
     )
     results = []
     for rate in args.rates:
@@ -377,6 +479,16 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"\nhighest rate sustained with p99 <= {args.p99_limit:g} ms: "
         + (f"{best['moves_per_s']:.0f} moves/s (target {best['rate']:g})" if best else "none of those tried")
+    )
+    short = [r for r in results if r["moves_per_s"] < 0.95 * r["rate"]]
+    print(
+        "saturation point: "
+        + (
+            f"asked for {short[0]['rate']:g} moves/s, achieved {short[0]['moves_per_s']:.1f}"
+            if short
+            else f"not reached (every rate up to {results[-1]['rate']:g} moves/s was achieved)"
+        ),
+        flush=True,
     )
     for conns in tables:
         for conn in conns:
@@ -489,7 +601,23 @@ def main() -> None:
     parser.add_argument("--p99-limit", type=float, default=50.0, help="the latency target, ms")
     parser.add_argument("--setup-concurrency", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="for the server this starts")
+    parser.add_argument(
+        "--redis-url",
+        default="redis://127.0.0.1:6379/0",
+        help="for the server this starts ('none': the in-memory channel layer, one process only)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="Daphne processes sharing the database and Redis; with 2, each table's odd seats use the second",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="sample the (first) server with py-spy through each window and print where its CPU went",
+    )
     parser.add_argument(
         "--postgres-url",
         default="postgres://postgres@127.0.0.1:5432/postgres",
@@ -515,6 +643,9 @@ def main() -> None:
     if args.count_queries:
         count_queries(args.game)
         return
+    args.other_ws, args.other_pids = None, []
+    if args.processes > 1 and (args.url or args.redis_url == "none" or args.postgres_url == "sqlite"):
+        parser.error("--processes 2 starts its own servers on PostgreSQL and Redis")
     args.rates = [float(r) for r in args.rates.split(",")]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
@@ -526,11 +657,12 @@ def main() -> None:
         return
     with contextlib.ExitStack() as stack:
         env = {
-            "REDIS_URL": args.redis_url,
             "CHANNEL_PREFIX": f"bench{os.getpid()}",
             "BOT_PAUSE": "0",
             "DISCONNECT_GRACE": "3600",
         }
+        if args.redis_url != "none":
+            env["REDIS_URL"] = args.redis_url
         if args.postgres_url == "sqlite":
             env["SQLITE_PATH"] = f"/tmp/cardtable-bench-{os.getpid()}.sqlite3"
             stack.callback(lambda: Path(env["SQLITE_PATH"]).unlink(missing_ok=True))
@@ -548,6 +680,12 @@ def main() -> None:
         stack.callback(server.kill)
         print(f"started daphne pid {server.proc.pid} on {server.base} (log {server.log_path})", flush=True)
         args.url, args.pid = server.base, server.proc.pid
+        if args.processes > 1:
+            other = DaphneServer(env)
+            other.start()
+            stack.callback(other.kill)
+            print(f"started daphne pid {other.proc.pid} on {other.base} (log {other.log_path})", flush=True)
+            args.other_ws, args.other_pids = other.ws_base, [other.proc.pid]
         asyncio.run(run(args))
 
 
