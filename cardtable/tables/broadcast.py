@@ -1,9 +1,11 @@
 """Waking connections after a change: the channel layer carries "look again", never the truth.
 
-A message on a table's group says only that the table changed (and its new
+A message on a table's group says that the table changed (and its new
 version); each connection then reads the table from the database and builds the
-state for its own seat. A connection that missed a wake gets the truth on
-``sync`` or reconnect.
+state for its own seat. After a move the wake also carries the committed
+snapshot (``state.Snapshot.to_wake``), so other processes build their seats'
+messages without that read; the process that made the move already holds it.
+A connection that missed a wake gets the truth on ``sync`` or reconnect.
 
 What else must hear of a change in this process (the bot driver) subscribes with
 ``on_table_changed`` at startup, so this transport knows nothing of bots.
@@ -14,9 +16,10 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 log = logging.getLogger(__name__)
 
@@ -35,13 +38,24 @@ def group_name(table_id: str) -> str:
     return f"table.{table_id}"
 
 
-def table_changed(table_id: str, version: int) -> None:
+def table_changed(
+    table_id: str, version: int, *, wake: str | None = None, snapshot: dict[str, Any] | None = None
+) -> None:
     """Wake every connection of the table (from sync code, after commit) and tell the listeners.
 
     ``wake`` names this one broadcast, so the connections it reaches in one
     process can share a single read of the table (``state.shared_snapshot``).
+    ``snapshot``, the committed table as plain data, spares other processes that read.
     """
-    _send(table_id, {"type": "table.changed", "version": version, "wake": secrets.token_hex(8)})
+    message: dict[str, Any] = {
+        "type": "table.changed",
+        "version": version,
+        "wake": wake or secrets.token_hex(8),
+    }
+    if snapshot is not None and not isinstance(get_channel_layer(), InMemoryChannelLayer):
+        # An in-memory layer reaches only this process, which holds the snapshot already.
+        message["snapshot"] = snapshot
+    _send(table_id, message)
     for listener in _listeners:
         try:
             listener(table_id)

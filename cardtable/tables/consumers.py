@@ -15,6 +15,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -26,7 +28,7 @@ from cardtable.tables.errors import TableError
 from cardtable.tables.identity import player_from_scope
 from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
 from cardtable.tables.models import ChatMessage, Player, Table
-from cardtable.tables.state import Snapshot, message_for, shared_snapshot, snapshot
+from cardtable.tables.state import Snapshot, from_wake, message_for, remember, shared_snapshot, snapshot
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +64,13 @@ def _echo_id(message: dict[str, Any]) -> str | int | None:
 
 async def _read_snapshot(table_id: str) -> Snapshot:
     return await db_call(snapshot)(table_id)
+
+
+def _carried(data: dict[str, Any]) -> Callable[[str], Awaitable[Snapshot]]:
+    async def unpack(table_id: str) -> Snapshot:
+        return remember(from_wake(data))
+
+    return unpack
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -109,6 +118,20 @@ class TableConsumer(AsyncWebsocketConsumer):
                 "channel layer failed for %s (%r); retrying every %ss", self.channel_name, error, LAYER_RETRY
             )
         self.layer_down = True
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Run the handler of a message, without Channels' own ``aclose_old_connections`` first.
+
+        Channels (4.2 and later) runs that cleanup before every handler as a call on
+        the one sync thread, where it queues behind the database work of every
+        other connection: four extra hops per four-seat move. Every database call
+        made here goes through ``database_sync_to_async`` or ``db_call``, which
+        close stale connections around the call themselves.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         """Accept the connection, join the table's group and send the current state."""
@@ -228,10 +251,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(call)()
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        """The table changed (or someone came or went): send our seat's state if it is news."""
+        """The table changed (or someone came or went): send our seat's state if it is news.
+
+        A wake that carries the committed snapshot (a move made by another
+        process) needs no read; one made in this process finds its snapshot
+        already here (``state.announce``); any other reads the table once.
+        """
         if event["version"] >= self.sent_version:
-            wake = event.get("wake")
-            read = _read_snapshot
+            wake, carried = event.get("wake"), event.get("snapshot")
+            read = _read_snapshot if carried is None else _carried(carried)
             snap = await (shared_snapshot(self.table_id, wake, read) if wake else read(self.table_id))
             await self._send_snapshot(snap)
 
@@ -249,4 +277,4 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_json(message)
 
     async def _send_json(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        await self.send(text_data=orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())

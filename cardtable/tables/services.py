@@ -12,13 +12,15 @@ import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from cardtable.tables import broadcast
+from cardtable.tables import state as state_builder
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Player, Seat, Table
 from games import get_game
@@ -36,7 +38,8 @@ def locked_table(table_id: str) -> Iterator[Table]:
     guard = _sqlite_lock if connection.vendor == "sqlite" else _no_lock()
     with guard, transaction.atomic():
         try:
-            yield Table.objects.select_for_update().get(pk=table_id)
+            # The host comes along (its name is in every state message); only the table row is locked.
+            yield Table.objects.select_for_update(of=("self",)).select_related("host").get(pk=table_id)
         except Table.DoesNotExist:
             raise TableError("not_found", f"there is no table {table_id!r}") from None
 
@@ -239,10 +242,19 @@ def apply_move(
     mover saw (``None`` skips the check: admin moves). Errors come in the
     protocol's order: not_seated, game_not_running, not_your_turn,
     stale_version, illegal_move; on any error nothing changes.
+
+    A human's move on the version this process last saw committed is first tried
+    without reading the table (``_apply_on_known``); whatever that cannot settle
+    goes the locked way below, which reads the table and decides every error.
     """
+    if player is not None and by == MoveRecord.HUMAN and version is not None:
+        made = _apply_on_known(table_id, move, version, player)
+        if made is not None:
+            return made
     with locked_table(table_id) as table:
+        seats, live = state_builder.seats_with_presence(table.pk)
         if player is not None:
-            seat = _own_seat(table, player).index
+            seat = next((s.index for s in seats if s.player_id == player.pk), None)
         if seat is None:
             raise TableError("not_seated", "you do not hold a seat at this table")
         if table.status != Table.PLAYING:
@@ -254,7 +266,7 @@ def apply_move(
             raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
         # A stand-in's move may have been computed before its human came back (a
         # return does not change the version): the seat is theirs again, so drop it.
-        if by == MoveRecord.STAND_IN and not table.seats.filter(index=seat, stand_in=True).exists():
+        if by == MoveRecord.STAND_IN and not seats[seat].stand_in:
             raise TableError("not_your_turn", f"seat {seat}'s player is back; the stand-in's move is dropped")
         # The match and its last move's number in one query (the row lock on the table
         # keeps both from changing under us).
@@ -285,7 +297,87 @@ def apply_move(
             match.result = game.result(state)
             match.finished = timezone.now()
             match.save(update_fields=["result", "finished"])
-        return save_changed(table, fields)
+        table.version += 1
+        table.save(update_fields=[*fields, "version", "updated"])
+        snap = state_builder.build(table, seats, live, (match.pk, seq))
+        transaction.on_commit(lambda: _announce(snap))
+        return table.version
+
+
+def _apply_on_known(table_id: str, move: Any, version: int, player: Player) -> int | None:
+    """Make a human's move on this process's newest snapshot of the table, without reading it first.
+
+    Used only when that snapshot is the version the mover saw and the move checks
+    out on it; the table row is then changed by one UPDATE guarded by that
+    version (plus the log row's INSERT), so if the table moved on in the
+    meantime (another process, a racing move) nothing is written and ``None``
+    sends the move the locked way, which reads the table and gives the right
+    answer. Returns the new version when the move was made.
+    """
+    snap = state_builder.latest(table_id)
+    if (
+        snap is None
+        or snap.match is None
+        or snap.version != version
+        or snap.status != Table.PLAYING
+        or player.pk not in snap.players
+    ):
+        return None
+    seat = snap.players.index(player.pk)
+    game = get_game(snap.game)
+    to_act = game.to_act(snap.state)
+    if seat not in to_act:
+        return None
+    state = game.clone(snap.state)  # the snapshot's state is shared and never changed
+    try:
+        events = game.apply(state, seat, move)
+    except GameError:
+        return None  # the locked way gives the error, checked against the table as it is
+    match_id, last_seq = snap.match
+    state_json = game.to_json(state)
+    over = game.is_over(state)
+    status = Table.FINISHED if over else Table.PLAYING
+    now = timezone.now()
+    guard = _sqlite_lock if connection.vendor == "sqlite" else _no_lock()
+    try:
+        with guard, transaction.atomic():
+            updated = Table.objects.filter(pk=table_id, version=version, status=Table.PLAYING).update(
+                state=state_json, version=version + 1, status=status, updated=now
+            )
+            if not updated:
+                return None
+            MoveRecord.objects.create(
+                match_id=match_id,
+                seq=last_seq + 1,
+                seat=seat,
+                move=move,
+                by=MoveRecord.HUMAN,
+                version=version + 1,
+                to_act=to_act,
+                events=list(events),
+            )
+            if over:
+                Match.objects.filter(pk=match_id).update(result=game.result(state), finished=now)
+            new = replace(
+                snap,
+                version=version + 1,
+                status=status,
+                table={**snap.table, "status": status},
+                state_json=state_json,
+                state=state,
+                match=(match_id, last_seq + 1),
+            )
+            transaction.on_commit(lambda: _announce(new))
+    except IntegrityError:  # the log says otherwise than the snapshot: let the locked way look
+        return None
+    return version + 1
+
+
+def _announce(snap: state_builder.Snapshot) -> None:
+    """After a move's commit: this process's connections take ``snap`` as is; the wake carries it on."""
+    wake = secrets.token_hex(8)
+    state_builder.announce(snap, wake)
+    broadcast.table_changed(snap.table_id, snap.version, wake=wake, snapshot=snap.to_wake())
 
 
 def check_version(table: Table, match: Match, seat: int, version: object) -> None:

@@ -9,9 +9,10 @@ for ``None``. The public table summary (``table_summary``) holds no game view.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardtable.tables import presence
@@ -22,19 +23,24 @@ _STATES: OrderedDict[tuple[str, int], Any] = OrderedDict()
 _CACHE_SIZE = 256
 
 
-def game_state(table: Table) -> Any:
-    """Return the table's game state object, parsed once per (table, version) in this process.
+def parsed_state(table_id: str, version: int, game_id: str, state_json: Any) -> Any:
+    """Return a table's game state object, parsed once per (table, version) in this process.
 
-    The cached object is only read (view, legal_moves, to_act), never changed.
+    The cached object is only read (view, legal_moves, to_act), never changed:
+    a move is applied to a clone (``services.apply_move``).
     """
-    key = (table.pk, table.version)
+    key = (table_id, version)
     state = _STATES.get(key)
     if state is None:
-        state = get_game(table.game).from_json(table.state)
-        _STATES[key] = state
-        if len(_STATES) > _CACHE_SIZE:
-            _STATES.popitem(last=False)
+        state = get_game(game_id).from_json(state_json)
+        _keep_state(key, state)
     return state
+
+
+def _keep_state(key: tuple[str, int], state: Any) -> None:
+    _STATES[key] = state
+    if len(_STATES) > _CACHE_SIZE:
+        _STATES.popitem(last=False)
 
 
 def seat_json(seat: Seat, live: set[int]) -> dict[str, Any]:
@@ -91,18 +97,89 @@ def load(table_id: str, with_state: bool = False) -> tuple[Table, list[Seat], se
     return table, seats, {seat.player_id for seat in seats if seat.live}
 
 
+def seats_with_presence(table_id: str) -> tuple[list[Seat], set[int]]:
+    """Read a table's seats in order, their players, and which seated players are connected: one query."""
+    query = Seat.objects.filter(table_id=table_id).select_related("player")
+    seats = list(query.annotate(live=presence.live_connection()).order_by("index"))
+    return seats, {seat.player_id for seat in seats if seat.live}
+
+
 @dataclass(frozen=True)
 class Snapshot:
-    """One consistent read of a table: the row, its seats, who is connected, the parsed game state.
+    """One consistent picture of a table at one version: what every seat's message is built from.
 
-    Shared read-only by every connection of the table in this process that
-    wakes for the same change; each builds its own seat's message from it.
+    Plain data, shared read-only by every connection of the table in this process
+    that wakes for the same change; each builds its own seat's message from it
+    (``message_for``). It comes from one database read (``snapshot``), from the
+    process that committed a move (``services.apply_move`` holds it already), or
+    from the wake that move sent to the other processes (``from_wake``).
     """
 
-    table: Table
-    seats: list[Seat]
-    live: set[int]
-    state: Any
+    table_id: str
+    version: int
+    game: str
+    status: str
+    host_id: int | None
+    table: dict[str, Any]  # table_json: the part every seat's message shares
+    players: tuple[int | None, ...]  # the player in each seat, by index
+    state_json: Any  # the game state as stored (None before the first game)
+    state: Any = field(compare=False)  # the same, parsed once per version in this process
+    # (match id, its last move's seq) when known: lets this process apply the next
+    # move without reading the table first (services.apply_move).
+    match: tuple[int, int] | None = field(default=None, compare=False)
+
+    def to_wake(self) -> dict[str, Any]:
+        """This snapshot as plain JSON-able data, for a wake to carry to other processes."""
+        return {
+            "table_id": self.table_id,
+            "version": self.version,
+            "game": self.game,
+            "status": self.status,
+            "host_id": self.host_id,
+            "table": self.table,
+            "players": list(self.players),
+            "state": self.state_json,
+            "match": list(self.match) if self.match else None,
+        }
+
+
+def build(table: Table, seats: list[Seat], live: set[int], match: tuple[int, int] | None = None) -> Snapshot:
+    """Make the snapshot of a table row (state column loaded), its seats in order and who is connected."""
+    state = None
+    if table.game_number > 0:
+        state = parsed_state(table.pk, table.version, table.game, table.state)
+    return Snapshot(
+        table_id=table.pk,
+        version=table.version,
+        game=table.game,
+        status=table.status,
+        host_id=table.host_id,
+        table=table_json(table, seats, live),
+        players=tuple(seat.player_id for seat in seats),
+        state_json=table.state if table.game_number > 0 else None,
+        state=state,
+        match=match,
+    )
+
+
+def from_wake(data: dict[str, Any]) -> Snapshot:
+    """Rebuild a snapshot another process sent with its wake (``Snapshot.to_wake``): no database read."""
+    state_json = data["state"]
+    state = None
+    if state_json is not None:
+        state = parsed_state(data["table_id"], data["version"], data["game"], state_json)
+    return Snapshot(
+        table_id=data["table_id"],
+        version=data["version"],
+        game=data["game"],
+        status=data["status"],
+        host_id=data["host_id"],
+        table=data["table"],
+        players=tuple(data["players"]),
+        state_json=state_json,
+        state=state,
+        match=tuple(data["match"]) if data["match"] else None,  # type: ignore[arg-type]
+    )
 
 
 def snapshot(table_id: str) -> Snapshot:
@@ -110,8 +187,42 @@ def snapshot(table_id: str) -> Snapshot:
     and most wakes follow a move, whose new version this process has not parsed yet.
     """
     table, seats, live = load(table_id, with_state=True)
-    state = game_state(table) if table.game_number > 0 else None  # parsed once per version
-    return Snapshot(table, seats, live, state)
+    return remember(build(table, seats, live))
+
+
+_LATEST: OrderedDict[str, Snapshot] = OrderedDict()
+_LATEST_SIZE = 4096
+_LATEST_LOCK = threading.Lock()
+
+
+def remember(snap: Snapshot) -> Snapshot:
+    """Keep ``snap`` as the newest this process knows of its table (unless it knows a newer one).
+
+    Only snapshots of committed data come here; ``services.apply_move`` starts
+    from the newest and its guarded UPDATE refuses it if the table moved on.
+    """
+    with _LATEST_LOCK:  # connections' reads and moves' commits run on several threads
+        known = _LATEST.get(snap.table_id)
+        if known is not None and snap.version < known.version:
+            return snap
+        if known is not None and known.version == snap.version and snap.match is None and known.match:
+            snap = replace(snap, match=known.match)  # a presence re-read keeps what the move knew
+        _LATEST[snap.table_id] = snap
+        _LATEST.move_to_end(snap.table_id)
+        if len(_LATEST) > _LATEST_SIZE:
+            _LATEST.popitem(last=False)
+    return snap
+
+
+def latest(table_id: str) -> Snapshot | None:
+    """Return the newest snapshot of a table this process knows, or ``None``."""
+    return _LATEST.get(table_id)
+
+
+def forget(table_id: str) -> None:
+    """Drop what this process knows of a table (a guarded move found it out of date)."""
+    with _LATEST_LOCK:
+        _LATEST.pop(table_id, None)
 
 
 def message_for(snap: Snapshot, player_id: int | None) -> dict[str, Any]:
@@ -119,22 +230,22 @@ def message_for(snap: Snapshot, player_id: int | None) -> dict[str, Any]:
 
     CPU only (no database): the game part is the game's ``view`` for this seat.
     """
-    table, seats, live, state = snap.table, snap.seats, snap.live, snap.state
-    seat = next((s.index for s in seats if player_id is not None and s.player_id == player_id), None)
+    seat = snap.players.index(player_id) if player_id is not None and player_id in snap.players else None
     message: dict[str, Any] = {
         "type": "state",
-        "version": table.version,
-        "table": table_json(table, seats, live),
-        "you": {"seat": seat, "host": player_id is not None and table.host_id == player_id},
+        "version": snap.version,
+        "table": snap.table,
+        "you": {"seat": seat, "host": player_id is not None and snap.host_id == player_id},
         "view": None,
         "legal_moves": [],
         "to_act": [],
     }
+    state = snap.state
     if state is not None:
-        game = get_game(table.game)
+        game = get_game(snap.game)
         message["view"] = game.view(state, seat)
         # Only a running game has seats to act (staff may end a table mid-game).
-        if table.status == Table.PLAYING:
+        if snap.status == Table.PLAYING:
             message["to_act"] = list(game.to_act(state))
         if seat is not None and seat in message["to_act"]:
             message["legal_moves"] = list(game.legal_moves(state, seat))
@@ -148,6 +259,20 @@ def state_message(table_id: str, player_id: int | None) -> dict[str, Any]:
 
 _SHARED: dict[tuple[str, str], asyncio.Future[Snapshot]] = {}
 _SHARED_FOR = 5.0  # seconds a finished read stays shareable by late wakes of the same change
+_OWN: OrderedDict[tuple[str, str], Snapshot] = OrderedDict()
+_OWN_SIZE = 1024
+
+
+def announce(snap: Snapshot, wake: str) -> None:
+    """Give this process's connections the snapshot of a change it committed, for the wake ``wake``.
+
+    Called after commit, before the wake is sent: the connections it reaches
+    here take this snapshot (``shared_snapshot``) instead of reading the table.
+    """
+    remember(snap)
+    _OWN[(snap.table_id, wake)] = snap
+    if len(_OWN) > _OWN_SIZE:
+        _OWN.popitem(last=False)
 
 
 async def shared_snapshot(table_id: str, wake: str, read: Callable[[str], Awaitable[Snapshot]]) -> Snapshot:
@@ -156,9 +281,13 @@ async def shared_snapshot(table_id: str, wake: str, read: Callable[[str], Awaita
     ``wake`` names one broadcast (``broadcast.table_changed``): a read started
     after it was sent sees that change, so every connection woken by it may
     share the read. Presence wakes keep the version, which is why the key is
-    the wake and not the version. A failed read is not kept.
+    the wake and not the version. A failed read is not kept. A change this
+    process committed itself needs no read at all (``announce``).
     """
     key = (table_id, wake)
+    own = _OWN.get(key)
+    if own is not None:
+        return own
     future = _SHARED.get(key)
     if future is None:
         loop = asyncio.get_running_loop()
