@@ -150,6 +150,14 @@ class Profiler:
     """
 
     RATE = 100  # samples a second
+    # Frames every sample of a thread passes through (entry points, loops, thread pools):
+    # true of everything, so left out of the inclusive list.
+    GENERIC = (
+        "<frozen runpy>", "daphne/cli.py", "daphne/server.py", "daphne/__main__.py",
+        "internet/asyncioreactor.py",
+        "asyncio/base_events.py", "asyncio/events.py", "threading.py", "futures/thread.py",
+        "asgiref/sync.py", "asgiref/current_thread_executor.py", "channels/db.py", "python/context.py",
+    )  # fmt: skip
 
     def __init__(self, pid: int, seconds: float) -> None:
         import shutil
@@ -197,7 +205,9 @@ class Profiler:
             frames = [_frame(f) for f in stack.split(";")]
             n = int(count)
             total += n
-            for name in {f"{function} ({where})" for function, where in frames}:
+            for name in {
+                f"{function} ({where})" for function, where in frames if not where.endswith(self.GENERIC)
+            }:
                 inclusive[name] += n
             own[frames[-1][1]] += n
         if not total or not moves:
@@ -496,13 +506,16 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def count_queries(game_id: str, moves: int = 40) -> None:
-    """Print the SQL queries one move costs: the move itself, and the read that tells every seat.
+    """Print the SQL queries one move costs: making it, and telling every seat in every process.
 
-    A server process reads a changed table once (``state.snapshot``, shared by all
-    its connections) and builds each seat's message from it without the database
-    (``state.message_for``); a lone ``state_message`` (a reconnect) costs the same
-    read. Runs in this process against a throwaway SQLite file, through the same service
-    and state functions the consumer calls; no server is started.
+    Runs in this process against a throwaway SQLite file (BEGIN and COMMIT
+    counted), through the same service and state functions the consumer calls;
+    no server is started. A human's move on the version this process last
+    committed is one guarded UPDATE plus the log row's INSERT; the locked way
+    (the first move after a read, bots, stand-ins, anything the guard refuses)
+    reads the table first. Telling the seats needs no query in the process that
+    made the move (it holds the snapshot) nor in the others (the wake carries
+    it); a ``sync`` or a reconnect reads the table once.
     """
     import tempfile
 
@@ -520,9 +533,8 @@ def count_queries(game_id: str, moves: int = 40) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from cardtable.tables import services
+    from cardtable.tables import bots, services, state
     from cardtable.tables.models import Player as PlayerRow
-    from cardtable.tables.state import message_for, snapshot, state_message
     from games import get_game
 
     call_command("migrate", verbosity=0)
@@ -533,24 +545,45 @@ def count_queries(game_id: str, moves: int = 40) -> None:
         services.sit(table.pk, row, i)
     services.start(table.pk, rows[0])
     rng = random.Random(1)
-    move_queries, state_queries = [], []
-    for _ in range(moves):
-        message = state_message(table.pk, rows[0].pk)
-        seat = rng.choice(message["to_act"])
-        legal = state_message(table.pk, rows[seat].pk)["legal_moves"]
+    counts: dict[str, list[int]] = {key: [] for key in ("known", "locked", "here", "there", "sync", "driver")}
+    for n in range(moves):
+        snap = state.latest(table.pk) or state.snapshot(table.pk)
+        seat = rng.choice(state.message_for(snap, None)["to_act"])
+        move = rng.choice(state.message_for(snap, rows[seat].pk)["legal_moves"])
         with CaptureQueriesContext(connection) as applied:
-            services.apply_move(table.pk, rng.choice(legal), message["version"], player=rows[seat])
-        move_queries.append(len(applied))
-        with CaptureQueriesContext(connection) as built:
-            snap = snapshot(table.pk)
+            if n % 2 and snap.match is not None:  # a human's move
+                services.apply_move(table.pk, move, snap.version, player=rows[seat])
+            else:  # the way of the first move, bots', stand-ins'
+                services.apply_move(table.pk, move, snap.version, seat=seat, by="bot")
+        counts["known" if n % 2 and snap.match is not None else "locked"].append(len(applied))
+        with CaptureQueriesContext(connection) as here:
+            new = state.latest(table.pk)  # what this process's connections are given (state.announce)
             for row in rows:
-                message_for(snap, row.pk)
-        state_queries.append(len(built))
-    per_move = statistics.fmean(move_queries) + statistics.fmean(state_queries)
-    print(f"{game_id}, {seats} seats, {moves} moves:")
-    print(f"  queries to apply a move:                    {statistics.fmean(move_queries):.1f}")
-    print(f"  queries to tell every seat (one shared read): {statistics.fmean(state_queries):.1f}")
-    print(f"  queries per move, one server process:        {per_move:.1f}")
+                state.message_for(new, row.pk)
+        counts["here"].append(len(here))
+        with CaptureQueriesContext(connection) as there:
+            carried = state.from_wake(new.to_wake())  # another process, from the wake
+            for row in rows:
+                state.message_for(carried, row.pk)
+        counts["there"].append(len(there))
+        with CaptureQueriesContext(connection) as synced:
+            state.state_message(table.pk, rows[0].pk)
+        counts["sync"].append(len(synced))
+        with CaptureQueriesContext(connection) as looked:
+            bots.next_job(table.pk)
+        counts["driver"].append(len(looked))
+
+    def mean(key: str) -> float:
+        return statistics.fmean(counts[key]) if counts[key] else float("nan")
+
+    print(f"{game_id}, {seats} seats, {moves} moves (SQLite: BEGIN and COMMIT counted):")
+    print(f"  to make a human move on the version this process knows: {mean('known'):.1f}")
+    print(f"  to make a move the locked way (a bot's, or after a read): {mean('locked'):.1f}")
+    print(f"  to tell every seat in the process that made it:          {mean('here'):.1f}")
+    print(f"  to tell every seat in another process (from the wake):   {mean('there'):.1f}")
+    print(f"  a sync or reconnect (one read):                          {mean('sync'):.1f}")
+    print(f"  the bot driver's look after every change:                {mean('driver'):.1f}")
+    print(f"  queries per move, usual case:                            {mean('known') + mean('driver'):.1f}")
     Path(os.environ["SQLITE_PATH"]).unlink(missing_ok=True)
 
 
