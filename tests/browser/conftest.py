@@ -1,10 +1,13 @@
 """Browser tests: a real Daphne on a free port, Debian's Chromium through Playwright.
 
 Every test that drives Chromium lives in this folder, which `make test` runs in a
-pytest process of its own: Playwright's sync API allows one instance per process
-and, while it runs, marks an event loop as running in the main thread (so
-``asyncio.run`` and the async tests of other folders cannot share a process with
-it). The browser is one module-scoped fixture; a page comes from ``new_page``.
+pytest process of its own. While Playwright's sync API runs, it marks its event
+loop as running in the main thread: a second ``sync_playwright()`` then raises "using
+Playwright Sync API inside the asyncio loop", and so does ``asyncio.run`` (and every
+async test). A browser test in another folder of the main run therefore passed
+alone and failed in a full run, depending on which browser fixture was still
+alive when it started. Here the browser is one module-scoped fixture, and a page
+comes from ``new_page`` (the suite's timeouts, reduced motion, page errors kept).
 
 The server runs as a child process with its own SQLite file and bots that move
 without a pause. Without Chromium these tests are skipped, unless
