@@ -122,10 +122,18 @@ else:
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# "core" (lists per channel, the default) or "pubsub" (Redis PUBLISH/SUBSCRIBE): measured
+# against each other in docs/performance.md; the outage handling is tested on "core".
+REDIS_LAYER = os.environ.get("REDIS_LAYER", "core")
+if REDIS_LAYER not in ("core", "pubsub"):
+    raise ImproperlyConfigured(f"REDIS_LAYER must be core or pubsub, not {REDIS_LAYER!r}")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": {
+                "core": "channels_redis.core.RedisChannelLayer",
+                "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            }[REDIS_LAYER],
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default, the same as
                 # channels_redis' blocking pop: an idle websocket would die with a
