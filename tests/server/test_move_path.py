@@ -9,6 +9,7 @@ way answers.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -121,3 +122,28 @@ def test_a_move_on_a_version_the_table_left_behind_writes_nothing() -> None:
     after = Table.objects.get(pk=table.pk)
     assert (after.version, after.state) == (before.version, before.state)
     assert MoveRecord.objects.count() == logged
+
+
+async def test_the_in_memory_layer_sweeps_expired_messages_at_most_once_a_second(monkeypatch) -> None:
+    from channels import layers as channels_layers
+
+    from cardtable.tables.layers import InMemoryChannelLayer
+
+    sweeps: list[float] = []
+    original = channels_layers.InMemoryChannelLayer._clean_expired
+
+    def counted(self: Any) -> None:
+        sweeps.append(1)
+        original(self)
+
+    monkeypatch.setattr(channels_layers.InMemoryChannelLayer, "_clean_expired", counted)
+    layer = InMemoryChannelLayer(expiry=0.01)
+    await layer.group_add("g", "specific.inmemory!a")
+    for _ in range(5):
+        await layer.group_send("g", {"type": "x"})
+    assert len(sweeps) == 1  # five sends, one sweep
+    await asyncio.sleep(0.05)  # the messages have expired
+    layer._swept -= layer.SWEEP_EVERY  # a second later
+    await layer.group_send("g", {"type": "y"})
+    assert len(sweeps) == 2
+    assert "specific.inmemory!a" not in layer.groups.get("g", {})  # an expired message drops its channel
