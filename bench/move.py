@@ -26,18 +26,21 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def setup_django(database_url: str | None) -> None:
+def setup_django(database_url: str | None, redis_url: str | None = None) -> None:
     """Configure Django for this process: a fresh SQLite file unless a database URL is given."""
     os.environ.update(
         DJANGO_SETTINGS_MODULE="cardtable.settings", DEBUG="0", ALLOWED_HOSTS="testserver", BOT_PAUSE="0"
     )
     os.environ.setdefault("SECRET_KEY", "bench-move-" + "x" * 50)
     os.environ.pop("REDIS_URL", None)
+    if redis_url:
+        os.environ.update(REDIS_URL=redis_url, CHANNEL_PREFIX=f"bench-move-{os.getpid()}")
     if database_url:
         os.environ["DATABASE_URL"] = database_url
     else:
@@ -80,7 +83,10 @@ class Seat:
     async def state_after(self, version: int) -> dict:
         """Read messages until a state newer than ``version`` arrives."""
         while True:
-            message = json.loads(await self.comm.receive_from(timeout=10))
+            try:
+                message = json.loads(await self.comm.receive_from(timeout=10))
+            except TimeoutError:
+                raise TimeoutError(f"no state after version {version} within 10 s (last: {self.state})") from None
             if message["type"] == "error":
                 raise RuntimeError(message)
             if message["type"] == "state":
@@ -136,6 +142,16 @@ async def play(moves: int, seed: int) -> tuple[list[float], float]:
     return latencies, cpu
 
 
+def print_threads_profile(yappi: Any, top: int, moves: int) -> None:
+    """Print yappi's CPU time per move of the top functions, inclusive and own, over all threads."""
+    stats = yappi.get_func_stats()
+    for key, label in (("ttot", "inclusive"), ("tsub", "own")):
+        print(f"CPU ms per move by function, {label}, all threads:")
+        for row in stats.sort(key, "desc")[:top]:
+            where = "/".join(row.module.split("/")[-2:])
+            print(f"  {getattr(row, key) / moves * 1000:7.3f}  {row.name} ({where}:{row.lineno})")
+
+
 def main() -> None:
     """Parse arguments, play, print the figures."""
     parser = argparse.ArgumentParser(
@@ -144,16 +160,31 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", help="a PostgreSQL database to use instead of a SQLite file")
+    parser.add_argument("--redis-url", help="the Redis channel layer instead of the in-memory one")
     parser.add_argument("--profile", type=int, metavar="N", help="also print cProfile's top N functions")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="profile CPU time on every thread with yappi (pip install yappi) and print the top N functions",
+    )
     args = parser.parse_args()
-    setup_django(args.database_url)
+    setup_django(args.database_url, args.redis_url)
     asyncio.run(play(20, args.seed))  # warm up: imports, first connections
     profiler = cProfile.Profile() if args.profile else None
     if profiler:
         profiler.enable()
+    if args.threads:
+        import yappi
+
+        yappi.set_clock_type("cpu")
+        yappi.start()
     latencies, cpu = asyncio.run(play(args.moves, args.seed + 1))
     if profiler:
         profiler.disable()
+    if args.threads:
+        yappi.stop()
+        print_threads_profile(yappi, args.threads, args.moves)
     ms = sorted(x * 1000 for x in latencies)
     print(
         f"{len(ms)} moves, one at a time, four seats: p50 {statistics.median(ms):.2f} ms, "
