@@ -86,7 +86,8 @@ class Seat:
             try:
                 message = json.loads(await self.comm.receive_from(timeout=10))
             except TimeoutError:
-                raise TimeoutError(f"no state after version {version} within 10 s (last: {self.state})") from None
+                last = self.state.get("version")
+                raise TimeoutError(f"no state after version {version} within 10 s (last: {last})") from None
             if message["type"] == "error":
                 raise RuntimeError(message)
             if message["type"] == "state":
