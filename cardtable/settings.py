@@ -179,6 +179,11 @@ if min(*BOT_THINK_SECONDS.values(), BOT_PLAYOUT_SCALE) <= 0:
     raise ImproperlyConfigured("BOT_NORMAL_SECONDS, BOT_HARD_SECONDS and BOT_PLAYOUT_SCALE must be above 0")
 # The level of the bot that plays for an absent human.
 STAND_IN_LEVEL = os.environ.get("STAND_IN_LEVEL", "normal")
+# Tables that end: seconds with nobody connected before an open table (or a
+# finished one) ends as abandoned, and how often each process looks.
+ABANDON_AFTER = float(os.environ.get("ABANDON_AFTER", str(30 * 60)))
+ABANDON_FINISHED_AFTER = float(os.environ.get("ABANDON_FINISHED_AFTER", str(24 * 3600)))
+ABANDON_SWEEP = float(os.environ.get("ABANDON_SWEEP", "60"))
 # Presence: an open websocket refreshes its row every HEARTBEAT seconds; a row
 # older than TTL belongs to a process that died.
 CONNECTION_HEARTBEAT = float(os.environ.get("CONNECTION_HEARTBEAT", "15"))

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.db.models import Exists
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import get_token
 
-from cardtable.tables import services
+from cardtable.tables import presence, services
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import SESSION_KEY, player_for
 from cardtable.tables.models import Player, Table
@@ -102,13 +103,21 @@ def games(request: HttpRequest) -> JsonResponse:
 
 @api("GET", "POST")
 def tables(request: HttpRequest) -> JsonResponse:
-    """GET: the waiting and playing tables; POST: create a table, its creator the host."""
+    """GET: the waiting and playing tables with someone there; POST: create a table, its creator the host.
+
+    A table nobody is connected to (its bots paused, or left to be ended as
+    abandoned) is no table to join or watch, so the lobby leaves it out.
+    """
     if request.method == "GET":
-        rows = Table.objects.filter(status__in=[Table.WAITING, Table.PLAYING]).order_by("-updated")[:100]
+        rows = (
+            Table.objects.filter(status__in=[Table.WAITING, Table.PLAYING], ended="")
+            .filter(Exists(presence.live_connections()))
+            .order_by("-updated")[:100]
+        )
         return JsonResponse([table_summary(t) for t in rows.select_related("host")], safe=False)
     data = _body(request)
     table = services.create_table(
-        _player(request), data.get("game"), data.get("players"), data.get("options")
+        _player(request), data.get("game"), data.get("players"), data.get("options"), data.get("clock")
     )
     return JsonResponse(table_summary(table), status=201)
 

@@ -16,13 +16,15 @@ import contextvars
 import logging
 import random
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db.models import Q
 
-from cardtable.tables import presence, services
+from cardtable.tables import clocks, ending, presence, services
+from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from games import get_game
@@ -46,6 +48,9 @@ def next_job(table_id: str) -> Job | None:
     """Return the bot turns pending at a table, or ``None`` when no bot is to act."""
     # Most tables have no bot and no stand-in: one small query, no state to parse.
     if not Seat.objects.filter(table_id=table_id).filter(Q(stand_in=True) | ~Q(bot_level="")).exists():
+        return None
+    # Nobody here: the bots wait (no moves, no CPU) until someone connects and pokes the table.
+    if not presence.anyone_here(table_id):
         return None
     table = Table.objects.filter(pk=table_id, status=Table.PLAYING).first()
     if table is None:
@@ -97,6 +102,9 @@ class BotDriver:
         self.timers: list[asyncio.TimerHandle] = []
         self.resuming: asyncio.Task | None = None
         self.graces: set[asyncio.Task] = set()
+        # The turn clock: each watched table's deadline and the timer set for it.
+        self.deadlines: dict[str, tuple[datetime, asyncio.TimerHandle]] = {}
+        self.sweeper: asyncio.Task | None = None
 
     def ensure_started(self) -> None:
         """Bind to the running loop and resume every game, once per loop (server start)."""
@@ -106,15 +114,17 @@ class BotDriver:
         self.reset()
         self.loop = loop
         self.resuming = loop.create_task(self.resume_all(), context=contextvars.Context())
+        self.sweeper = loop.create_task(self._sweep_every(), context=contextvars.Context())
 
     def reset(self) -> None:
         """Forget every scheduled turn and timer (a process stopping, or a test simulating it)."""
-        for task in [*self.tasks.values(), *self.graces, *([self.resuming] if self.resuming else [])]:
+        extra = [t for t in (self.resuming, self.sweeper) if t is not None]
+        for task in [*self.tasks.values(), *self.graces, *extra]:
             task.cancel()
-        for timer in self.timers:
+        for timer in [*self.timers, *(handle for _, handle in self.deadlines.values())]:
             timer.cancel()
-        self.tasks, self.again, self.timers, self.graces = {}, set(), [], set()
-        self.loop = self.resuming = None
+        self.tasks, self.again, self.timers, self.graces, self.deadlines = {}, set(), [], set(), {}
+        self.loop = self.resuming = self.sweeper = None
 
     async def resume_all(self) -> None:
         """Resume every game in the database: bots' turns and running graces."""
@@ -122,6 +132,7 @@ class BotDriver:
         playing, graces = await database_sync_to_async(presence.recover)()
         for table_id in playing:
             self._poke(table_id)
+            await self._read_deadline(table_id)
         for table_id, index, delay in graces:
             self.schedule_grace(table_id, index, delay)
 
@@ -148,6 +159,65 @@ class BotDriver:
         self.tasks[table_id] = asyncio.get_running_loop().create_task(
             self._drive(table_id), context=contextvars.Context()
         )
+
+    def watch(self, table_id: str, deadline: datetime | None) -> None:
+        """``arm`` from any thread (a no-op when no loop runs in this process)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            if asyncio.get_running_loop() is loop:
+                self.arm(table_id, deadline)
+                return
+        except RuntimeError:
+            pass
+        loop.call_soon_threadsafe(self.arm, table_id, deadline, context=contextvars.Context())
+
+    async def _read_deadline(self, table_id: str) -> None:
+        self.arm(table_id, await database_sync_to_async(clocks.next_deadline)(table_id))
+
+    def arm(self, table_id: str, deadline: datetime | None) -> None:
+        """Act on the table's turn-clock ``deadline`` when it passes (``None``: stop watching).
+
+        Called after every change this process makes and every change its
+        connections hear of, so each process serving a table watches its
+        deadline; ``clocks.expire`` makes sure only one of them acts.
+        """
+        known = self.deadlines.get(table_id)
+        if known is not None and known[0] == deadline:
+            return
+        if known is not None:
+            known[1].cancel()
+            del self.deadlines[table_id]
+        if deadline is None or self.loop is None or self.loop.is_closed():
+            return
+        delay = max(0.0, clocks.seconds_left(deadline) or 0.0)
+        handle = self.loop.call_later(delay, self._deadline_due, table_id, context=contextvars.Context())
+        self.deadlines[table_id] = (deadline, handle)
+
+    def _deadline_due(self, table_id: str) -> None:
+        self.deadlines.pop(table_id, None)
+        task = asyncio.get_running_loop().create_task(self._expire(table_id))
+        self.graces.add(task)
+        task.add_done_callback(self.graces.discard)
+
+    async def _expire(self, table_id: str) -> None:
+        try:
+            moved = await db_call(clocks.expire)(table_id)
+        except Exception:
+            log.exception("turn clock failed at table %s", table_id)
+            return
+        if not moved:  # met, moved on by another process, or paused: watch what the table holds now
+            await self._read_deadline(table_id)
+
+    async def _sweep_every(self) -> None:
+        """End tables nobody has been at for too long, every ``ABANDON_SWEEP`` seconds."""
+        while True:
+            await asyncio.sleep(settings.ABANDON_SWEEP)
+            try:
+                await db_call(ending.sweep)()
+            except Exception:
+                log.exception("the sweep for abandoned tables failed")
 
     async def _drive(self, table_id: str) -> None:
         loop = asyncio.get_running_loop()

@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables import broadcast, heartbeat, presence, services
+from cardtable.tables import broadcast, clocks, heartbeat, presence, services
 from cardtable.tables.bots import driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
@@ -44,6 +44,8 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "sync": {},
     "chat": {"text": str},
     "rematch": {},
+    "leave": {},
+    "takeover": {"seat": int},
 }
 
 
@@ -134,10 +136,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
         except Exception as error:  # Redis down: serve the table anyway; _receive_wake rejoins
             self._layer_failed(error)
-        await database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
+        since = await database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
+        driver.poke(self.table_id)  # a table paused with nobody here plays on
+        driver.arm(self.table_id, await db_call(clocks.resume)(self.table_id))
         await self._send_state()
         for line in await database_sync_to_async(_recent_chat)(self.table_id):
             await self._send_json(line)
+        if since is not None and self.player is not None:
+            summary = await database_sync_to_async(presence.stood_in)(self.table_id, self.player.pk, since)
+            if summary is not None:
+                await self._send_json(summary)
 
     async def disconnect(self, code: int) -> None:
         """Leave the group and presence; start the grace if a seated human has gone."""
@@ -224,6 +232,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 "unbot": lambda: services.remove_bot(self.table_id, player, message["seat"]),
                 "start": lambda: services.start(self.table_id, player),
                 "rematch": lambda: services.rematch(self.table_id, player),
+                "leave": lambda: services.leave(self.table_id, player),
+                "takeover": lambda: services.takeover(self.table_id, player, message["seat"]),
             }[kind]
             await database_sync_to_async(call)()
 
@@ -233,6 +243,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             wake = event.get("wake")
             read = _read_snapshot
             snap = await (shared_snapshot(self.table_id, wake, read) if wake else read(self.table_id))
+            if snap.table.clock:  # another process's change: watch its deadline here too
+                driver.arm(self.table_id, snap.table.deadline)
             await self._send_snapshot(snap)
 
     async def table_chat(self, event: dict[str, Any]) -> None:
