@@ -195,6 +195,13 @@ class BotDriver:
         handle = self.loop.call_later(delay, self._deadline_due, table_id, context=contextvars.Context())
         self.deadlines[table_id] = (deadline, handle)
 
+    def rearm_all(self) -> None:
+        """Set every watched deadline's timer again by the clock's ``now`` (after the clock jumps)."""
+        for table_id, (deadline, handle) in list(self.deadlines.items()):
+            handle.cancel()
+            del self.deadlines[table_id]
+            self.arm(table_id, deadline)
+
     def _deadline_due(self, table_id: str) -> None:
         self.deadlines.pop(table_id, None)
         task = asyncio.get_running_loop().create_task(self._expire(table_id))

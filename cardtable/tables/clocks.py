@@ -98,7 +98,7 @@ def expire(table_id: str) -> list[int]:
         state = game.from_json(table.state)
         match = Match.objects.annotate(last_seq=Max("moves__seq")).get(table=table, number=table.game_number)
         late = list(game.to_act(state))
-        table.last_timeout = late
+        table.last_timeout = late  # saved with each timeout move (services.apply_locked)
         for index in late:
             if table.status != Table.PLAYING or index not in game.to_act(state):
                 continue

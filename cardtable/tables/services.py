@@ -47,17 +47,20 @@ def _no_lock() -> Iterator[None]:
     yield
 
 
-def _changed(table: Table, fields: list[str], *, keep_deadline: bool = False) -> int:
+def _changed(
+    table: Table, fields: list[str], *, keep_deadline: bool = False, clear_timeout: bool = True
+) -> int:
     """Add one to the table's version, save, and wake everyone after commit.
 
     The turn clock restarts with every change of a running clocked game, except
     when ``keep_deadline`` (a move in a simultaneous phase that leaves the others
-    still to act: their deadline stands). ``last_timeout`` describes only the
-    change that set it, so any other change clears it.
+    still to act: their deadline stands). ``last_timeout`` stays through the
+    bots' moves that follow a timeout (so a client that skips versions still
+    sees it) and is cleared by a human's move or any change to the seats.
     """
     table.version += 1
     clocks.restart(table, keep_deadline)
-    if "last_timeout" not in fields:
+    if clear_timeout and "last_timeout" not in fields:
         table.last_timeout = []
     table.save(update_fields=[*set(fields), "deadline", "last_timeout", "version", "updated"])
     table_id, version, deadline = table.pk, table.version, table.deadline
@@ -389,7 +392,9 @@ def apply_locked(table: Table, game: Any, state: Any, match: Match, seat: int, m
     keep = table.status == Table.PLAYING and set(game.to_act(state)) < set(to_act)
     if by == MoveRecord.TIMEOUT:
         fields.append("last_timeout")  # set by clocks.expire: the state says whom the server moved for
-    return _changed(table, fields, keep_deadline=keep)
+    return _changed(
+        table, fields, keep_deadline=keep, clear_timeout=by in (MoveRecord.HUMAN, MoveRecord.ADMIN)
+    )
 
 
 def check_version(table: Table, match: Match, seat: int, version: object) -> None:
