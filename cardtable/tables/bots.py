@@ -49,9 +49,6 @@ def next_job(table_id: str) -> Job | None:
     # Most tables have no bot and no stand-in: one small query, no state to parse.
     if not Seat.objects.filter(table_id=table_id).filter(Q(stand_in=True) | ~Q(bot_level="")).exists():
         return None
-    # Nobody here: the bots wait (no moves, no CPU) until someone connects and pokes the table.
-    if not presence.anyone_here(table_id):
-        return None
     table = Table.objects.filter(pk=table_id, status=Table.PLAYING).first()
     if table is None:
         return None
@@ -231,6 +228,9 @@ class BotDriver:
         while True:
             self.again.discard(table_id)
             job = await database_sync_to_async(next_job)(table_id)
+            # Nobody here: the bots wait (no moves, no CPU) until someone connects and pokes the table.
+            if job is not None and not await database_sync_to_async(presence.anyone_here)(table_id):
+                return
             if job is None:
                 if table_id in self.again:
                     continue

@@ -133,7 +133,7 @@ async def test_two_timeouts_in_a_row_make_a_seat_away_and_the_stand_in_plays_on(
         version = ann.state["version"]
         advance(6)
         await ann.until(
-            lambda m: m["type"] == "state" and m["version"] > version and 0 in m["table"]["last_timeout"]
+            lambda m, v=version: m["type"] == "state" and m["version"] > v and 0 in m["table"]["last_timeout"]
         )
     seat = await database_sync_to_async(Seat.objects.get)(table=table, index=0)
     assert seat.stand_in and seat.timeouts == 2
@@ -203,7 +203,7 @@ def _race(table_id: str, results: list, barrier: threading.Barrier) -> None:
 
 async def test_two_processes_racing_for_one_expired_deadline_make_one_timeout_move(advance) -> None:
     table, people = await database_sync_to_async(clocked_table)()
-    ann, bob = await both(table, people)
+    ann, _ = await both(table, people)
     late = ann.state["to_act"][0]
     version = ann.state["version"]
     driver.reset()  # nobody here acts: only the two racers below
