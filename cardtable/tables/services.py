@@ -47,7 +47,7 @@ def _no_lock() -> Iterator[None]:
     yield
 
 
-def _changed(
+def save_changed(
     table: Table, fields: list[str], *, keep_deadline: bool = False, clear_timeout: bool = True
 ) -> int:
     """Add one to the table's version, save, and wake everyone after commit.
@@ -76,11 +76,13 @@ def _watch_deadline(table_id: str, deadline: Any) -> None:
     driver.watch(table_id, deadline)
 
 
-def _seats(table: Table) -> list[Seat]:
+def seats_of(table: Table) -> list[Seat]:
+    """Return the table's seats in order, their players loaded."""
     return list(table.seats.select_related("player").order_by("index"))
 
 
-def _seat_at(table: Table, seats: list[Seat], index: object) -> Seat:
+def seat_at(table: Table, seats: list[Seat], index: object) -> Seat:
+    """Return the seat at ``index``; raise ``bad_message`` when it names no seat of the table."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < table.players:
         raise TableError("bad_message", f"seat must be a number from 0 to {table.players - 1}")
     return seats[index]
@@ -142,8 +144,8 @@ def create_table(
 def sit(table_id: str, player: Player | None, index: object) -> int:
     """Seat ``player`` in an empty seat; return the new version."""
     with locked_table(table_id) as table:
-        seats = _seats(table)
-        seat = _seat_at(table, seats, index)
+        seats = seats_of(table)
+        seat = seat_at(table, seats, index)
         player = _require_player(player)
         if seat.kind != "empty":
             raise TableError("seat_taken", f"seat {seat.index} is taken")
@@ -152,7 +154,7 @@ def sit(table_id: str, player: Player | None, index: object) -> int:
         _require_status(table, Table.WAITING, "sit down")
         seat.player = player
         seat.save(update_fields=["player"])
-        return _changed(table, [])
+        return save_changed(table, [])
 
 
 def stand(table_id: str, player: Player | None) -> int:
@@ -164,7 +166,7 @@ def stand(table_id: str, player: Player | None) -> int:
         seat.player = None
         seat.away_since, seat.stand_in = None, False
         seat.save(update_fields=["player", "away_since", "stand_in"])
-        return _changed(table, [])
+        return save_changed(table, [])
 
 
 def leave(table_id: str, player: Player | None) -> int:
@@ -182,7 +184,7 @@ def leave(table_id: str, player: Player | None) -> int:
             seat.player = None
             seat.away_since, seat.stand_in, seat.timeouts = None, False, 0
             seat.save(update_fields=["player", "away_since", "stand_in", "timeouts"])
-            return _changed(table, [])
+            return save_changed(table, [])
         if table.ended:
             raise TableError("wrong_status", "the table has ended")
         match = Match.objects.filter(table=table, number=table.game_number).first()
@@ -197,14 +199,14 @@ def leave(table_id: str, player: Player | None) -> int:
         if table.host_id == player.pk:
             heir = table.seats.filter(player__isnull=False).order_by("index").first()
             table.host_id = heir.player_id if heir else None
-        return _changed(table, ["host"])
+        return save_changed(table, ["host"])
 
 
 def takeover(table_id: str, player: Player | None, index: object) -> int:
     """A player without a seat here takes over the seat a bot plays for someone who left."""
     with locked_table(table_id) as table:
-        seats = _seats(table)
-        seat = _seat_at(table, seats, index)
+        seats = seats_of(table)
+        seat = seat_at(table, seats, index)
         player = _require_player(player)
         if any(s.player_id == player.pk for s in seats):
             raise TableError("seat_taken", "you already hold a seat at this table")
@@ -222,7 +224,7 @@ def takeover(table_id: str, player: Player | None, index: object) -> int:
         seat.save(update_fields=["player", "bot_level", "left"])
         if table.host_id is None:
             table.host = player
-        return _changed(table, ["host"])
+        return save_changed(table, ["host"])
 
 
 def _own_seat(table: Table, player: Player) -> Seat:
@@ -237,7 +239,7 @@ def add_bot(table_id: str, player: Player | None, index: object, level: object) 
     if level not in LEVELS:
         raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
     with locked_table(table_id) as table:
-        seat = _seat_at(table, _seats(table), index)
+        seat = seat_at(table, seats_of(table), index)
         player = _require_player(player)
         if seat.kind != "empty":
             raise TableError("seat_taken", f"seat {seat.index} is taken")
@@ -245,20 +247,20 @@ def add_bot(table_id: str, player: Player | None, index: object, level: object) 
         _require_status(table, Table.WAITING, "add a bot")
         seat.bot_level = str(level)
         seat.save(update_fields=["bot_level"])
-        return _changed(table, [])
+        return save_changed(table, [])
 
 
 def remove_bot(table_id: str, player: Player | None, index: object) -> int:
     """The host takes a bot out of its seat before the game starts."""
     with locked_table(table_id) as table:
-        seat = _seat_at(table, _seats(table), index)
+        seat = seat_at(table, seats_of(table), index)
         if seat.kind != "bot":
             raise TableError("bad_message", f"seat {seat.index} holds no bot")
         _require_host(table, _require_player(player))
         _require_status(table, Table.WAITING, "remove a bot")
         seat.bot_level = ""
         seat.save(update_fields=["bot_level"])
-        return _changed(table, [])
+        return save_changed(table, [])
 
 
 def start(table_id: str, player: Player | None) -> int:
@@ -278,7 +280,7 @@ def rematch(table_id: str, player: Player | None) -> int:
 
 
 def _begin_game(table: Table) -> int:
-    seats = _seats(table)
+    seats = seats_of(table)
     empty = [s.index for s in seats if s.kind == "empty"]
     if empty:
         raise TableError("seats_empty", f"fill every seat first (empty: {', '.join(map(str, empty))})")
@@ -308,7 +310,7 @@ def _begin_game(table: Table) -> int:
     )
     table.state = game.to_json(state)
     table.status = Table.PLAYING
-    return _changed(table, ["state", "status", "game_number"])
+    return save_changed(table, ["state", "status", "game_number"])
 
 
 def apply_move(
@@ -392,7 +394,7 @@ def apply_locked(table: Table, game: Any, state: Any, match: Match, seat: int, m
     keep = table.status == Table.PLAYING and set(game.to_act(state)) < set(to_act)
     if by == MoveRecord.TIMEOUT:
         fields.append("last_timeout")  # set by clocks.expire: the state says whom the server moved for
-    return _changed(
+    return save_changed(
         table, fields, keep_deadline=keep, clear_timeout=by in (MoveRecord.HUMAN, MoveRecord.ADMIN)
     )
 

@@ -3,7 +3,7 @@
 The admin's actions call these, never the models directly, so every change keeps
 the table service's rules: one transaction holding the table's row lock
 (``services.locked_table``), the version raised and every connection and the bot
-driver woken after commit (``services._changed``). A refused request raises
+driver woken after commit (``services.save_changed``). A refused request raises
 ``TableError`` and changes nothing.
 """
 
@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from cardtable.tables import broadcast
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import ChatMessage, Match, Seat, Table
-from cardtable.tables.services import _changed, _seat_at, _seats, locked_table
+from cardtable.tables.models import ChatMessage, HiddenChat, Match, Seat, Table
+from cardtable.tables.services import locked_table, save_changed, seat_at, seats_of
 from games.bots import LEVELS
 
 HIDDEN_TEXT = "(message hidden by staff)"
@@ -45,7 +45,7 @@ def close(table: Table, reason: str) -> int:
     table.status = Table.FINISHED
     table.host = None
     table.ended = reason
-    return _changed(table, ["status", "host", "ended"])
+    return save_changed(table, ["status", "host", "ended"])
 
 
 def put_bot(table_id: str, index: int, level: str) -> int:
@@ -57,7 +57,7 @@ def put_bot(table_id: str, index: int, level: str) -> int:
     if level not in LEVELS:
         raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
     with locked_table(table_id) as table:
-        seat = _seat_at(table, _seats(table), index)
+        seat = seat_at(table, seats_of(table), index)
         _require_open(table, "put a bot in a seat")
         if seat.kind == "bot" and seat.bot_level == level:
             raise TableError("seat_taken", f"seat {seat.index} already holds a {level} bot")
@@ -66,7 +66,7 @@ def put_bot(table_id: str, index: int, level: str) -> int:
         seat.away_since, seat.stand_in = None, False
         seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
         _hand_on_host(table, removed)
-        return _changed(table, ["host"])
+        return save_changed(table, ["host"])
 
 
 def remove_player(table_id: str, index: int) -> int:
@@ -77,7 +77,7 @@ def remove_player(table_id: str, index: int) -> int:
     If the player was the host, the next seated human becomes host.
     """
     with locked_table(table_id) as table:
-        seat = _seat_at(table, _seats(table), index)
+        seat = seat_at(table, seats_of(table), index)
         if seat.kind != "human":
             raise TableError("not_seated", f"seat {seat.index} holds no player")
         _require_open(table, "remove a player")
@@ -87,7 +87,7 @@ def remove_player(table_id: str, index: int) -> int:
         seat.away_since, seat.stand_in = None, False
         seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
         _hand_on_host(table, removed)
-        return _changed(table, ["host"])
+        return save_changed(table, ["host"])
 
 
 def _require_open(table: Table, doing: str) -> None:
@@ -110,8 +110,6 @@ def hide_chat(message_id: int, user: object = None) -> ChatMessage:
     it (its ``at``, ``seat`` and ``name``); later connections receive the
     placeholder in the recent chat. Chat does not change the table's version.
     """
-    from cardtable.dashboard.models import HiddenChat
-
     with transaction.atomic():
         line = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if line is None:
@@ -129,8 +127,6 @@ def hide_chat(message_id: int, user: object = None) -> ChatMessage:
 
 def unhide_chat(message_id: int) -> ChatMessage:
     """Put a hidden chat line's text back (for connections that join from now on)."""
-    from cardtable.dashboard.models import HiddenChat
-
     with transaction.atomic():
         hidden = HiddenChat.objects.select_for_update().filter(message_id=message_id).first()
         if hidden is None:

@@ -27,10 +27,22 @@ from games.cards import (
 )
 from games.cards import play_moves as card_play_moves
 from games.cards import shuffled as shuffled_deck
+from games.cribbage import guide
 from games.cribbage.play import FITS, peg_items
 from games.cribbage.scoring import VALUES, breakdown_cards, score_cards
 from games.cribbage.state import CribbageState, clone_state, state_from_json, state_to_json
-from games.engine import NO_EVENTS, Event, Game, GameInfo, Move, Option, deal_hidden, deal_record, winners_of
+from games.engine import (
+    NO_EVENTS,
+    Event,
+    Game,
+    GameInfo,
+    Move,
+    Option,
+    cardstock_help,
+    deal_hidden,
+    deal_record,
+    winners_of,
+)
 
 GO: Move = {"go": True}
 NEXT: Move = {"next": True}  # the next dealer gathers the cards after the show
@@ -49,8 +61,22 @@ class Cribbage(Game):
         min_players=2,
         max_players=4,
         default_players=2,
-        options={"target": Option(121, (61, 121))},
+        options={
+            "target": Option(
+                121,
+                (61, 121),
+                "The points a side must reach to win; the game ends the moment one does.",
+                {
+                    "61": "A short game: once round a cribbage board.",
+                    "121": "The full game: twice round the board.",
+                },
+            )
+        },
         presets={"cardstock": {"target": 121}},
+        goal=guide.GOAL,
+        how_to_play=guide.HOW_TO_PLAY,
+        glossary=guide.GLOSSARY,
+        preset_help={"cardstock": cardstock_help("a game to 121 points, the same as the standard game.")},
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> CribbageState:
