@@ -191,6 +191,10 @@ CONNECTION_TTL = float(os.environ.get("CONNECTION_TTL", "45"))
 # Per-connection rate limits (messages a second, and the burst allowed).
 WS_RATE, WS_BURST = 20.0, 60.0
 CHAT_RATE, CHAT_BURST = 0.5, 5.0
+# Websockets one player may hold at one table, and in all, in one server process
+# (docs/security.md S2): more are refused with `rate_limited`.
+WS_PER_TABLE = int(os.environ.get("WS_PER_TABLE", "5"))
+WS_PER_PLAYER = int(os.environ.get("WS_PER_PLAYER", "20"))
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", True)

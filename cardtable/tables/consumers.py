@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables import broadcast, clocks, heartbeat, presence, services
+from cardtable.tables import broadcast, clocks, heartbeat, presence, services, sockets
 from cardtable.tables.bots import driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
@@ -73,6 +73,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     player: Player | None
     sent_version = -1
     joined = False
+    socket: sockets.Socket | None = None  # listed in this process's sockets once admitted
     layer_down = False  # the channel layer failed: no wakes until it is back
 
     @property
@@ -130,13 +131,25 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_json({"type": "error", "code": "not_found", "message": "there is no such table"})
             await self.close(code=4404)
             return
+        self.socket = sockets.admit(self.channel_name, self.table_id, self._player_id)
+        if self.socket is None:  # this player holds too many sockets already (docs/security.md S2)
+            limits = f"{settings.WS_PER_TABLE} at a table, {settings.WS_PER_PLAYER} in all"
+            message = f"too many connections: a player may hold {limits}"
+            await self._send_json({"type": "error", "code": "rate_limited", "message": message})
+            await self.close(code=4429)
+            return
         self.joined = True
-        heartbeat.add(self.channel_name)
+        heartbeat.start()
         try:
             await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
         except Exception as error:  # Redis down: serve the table anyway; _receive_wake rejoins
             self._layer_failed(error)
-        since = await database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
+        self.socket.hooks.append(self._leave_group)
+        # Shielded: if Daphne cancels us now, the row is still written and then released.
+        self.socket.joining = asyncio.ensure_future(
+            database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
+        )
+        since = await asyncio.shield(self.socket.joining)
         driver.poke(self.table_id)  # a table paused with nobody here plays on
         driver.arm(self.table_id, await db_call(clocks.resume)(self.table_id))
         await self._send_state()
@@ -147,17 +160,26 @@ class TableConsumer(AsyncWebsocketConsumer):
             if summary is not None:
                 await self._send_json(summary)
 
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        """Serve the socket; however the consumer ends (closed, crashed, cancelled), release its presence."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.socket is not None and not self.socket.released:
+                self.socket.closed = True
+                await asyncio.shield(sockets.release_soon(self.socket))
+
     async def disconnect(self, code: int) -> None:
         """Leave the group and presence; start the grace if a seated human has gone."""
-        if self.joined:
-            heartbeat.discard(self.channel_name)
-            try:
-                await self.channel_layer.group_discard(broadcast.group_name(self.table_id), self.channel_name)
-            except Exception as error:  # a lost layer forgets the group itself; presence still goes
-                self._layer_failed(error)
-            away = await database_sync_to_async(presence.leave)(self.channel_name)
-            if away is not None:
-                driver.schedule_grace(*away, settings.DISCONNECT_GRACE)
+        if self.socket is not None:
+            self.socket.closed = True
+            await sockets.release(self.socket)
+
+    async def _leave_group(self) -> None:
+        try:
+            await self.channel_layer.group_discard(broadcast.group_name(self.table_id), self.channel_name)
+        except Exception as error:  # a lost layer forgets the group itself; presence still goes
+            self._layer_failed(error)
 
     @property
     def _player_id(self) -> int | None:

@@ -8,7 +8,6 @@ module, saves, and after commit wakes the table's connections and the bot driver
 
 from __future__ import annotations
 
-import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,7 +20,7 @@ from django.utils import timezone
 
 from cardtable.tables import broadcast, clocks
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import Match, MoveRecord, Player, Seat, Table
+from cardtable.tables.models import Match, MoveRecord, Player, Seat, Table, new_seed
 from games import get_game
 from games.bots import LEVELS
 from games.engine import GameError
@@ -285,7 +284,7 @@ def _begin_game(table: Table) -> int:
     if empty:
         raise TableError("seats_empty", f"fill every seat first (empty: {', '.join(map(str, empty))})")
     game = get_game(table.game)
-    seed = secrets.randbits(31)
+    seed = new_seed()
     state = game.new(table.players, {k: v for k, v in table.options.items()}, seed)
     table.game_number += 1
     Match.objects.create(

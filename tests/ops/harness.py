@@ -512,12 +512,12 @@ class Database:
         return dict(zip(names, row, strict=True)) | {"state": self._json(row[4])}
 
     def match(self, table_id: str, number: int) -> dict:
-        """One game of a table: its id, seed and options."""
+        """One game of a table: its id, seed (stored as decimal text) and options."""
         (row,) = self.query(
             "SELECT id, seed, options, players FROM tables_match WHERE table_id = %s AND number = %s",
             (table_id, number),
         )
-        return {"id": row[0], "seed": row[1], "options": self._json(row[2]), "players": row[3]}
+        return {"id": row[0], "seed": int(row[1]), "options": self._json(row[2]), "players": row[3]}
 
     def moves(self, match_id: int) -> list[dict]:
         """A game's move log in order: seq, seat, move, version."""

@@ -13,6 +13,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connections
 
+from cardtable.tables import sockets
 from cardtable.tables.bots import driver
 from cardtable.tables.identity import SESSION_KEY
 from cardtable.tables.models import Player
@@ -25,8 +26,10 @@ def fast_tables(settings: Any) -> Any:
     settings.STAND_IN_LEVEL = "random"
     channel_layers.backends.clear()
     driver.reset()
+    sockets.clear()
     yield settings
     driver.reset()
+    sockets.clear()
     channel_layers.backends.clear()
 
 

@@ -7,6 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('tables', '0003_hiddenchat_from_dashboard'),
+        ('tables', '0003_secret_seed'),
     ]
 
     operations = [
