@@ -122,6 +122,8 @@ export class TableClient {
     } else if (msg.type === "error") {
       if (msg.code === "stale_version") this.sync();
       this.handlers.onError?.(msg);
+    } else {
+      this.handlers.onOther?.(msg); // messages a page module handles (evening.js: stood_in)
     }
   }
 
