@@ -184,6 +184,8 @@ STAND_IN_LEVEL = os.environ.get("STAND_IN_LEVEL", "normal")
 ABANDON_AFTER = float(os.environ.get("ABANDON_AFTER", str(30 * 60)))
 ABANDON_FINISHED_AFTER = float(os.environ.get("ABANDON_FINISHED_AFTER", str(24 * 3600)))
 ABANDON_SWEEP = float(os.environ.get("ABANDON_SWEEP", "60"))
+# On SIGTERM: seconds the requests and bot moves in flight may take to finish before the sockets close.
+SHUTDOWN_GRACE = float(os.environ.get("SHUTDOWN_GRACE", "5"))
 # Presence: an open websocket refreshes its row every HEARTBEAT seconds; a row
 # older than TTL belongs to a process that died.
 CONNECTION_HEARTBEAT = float(os.environ.get("CONNECTION_HEARTBEAT", "15"))

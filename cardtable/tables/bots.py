@@ -144,6 +144,7 @@ class BotDriver:
         # The turn clock: each watched table's deadline and the timer set for it.
         self.deadlines: dict[str, tuple[datetime, asyncio.TimerHandle]] = {}
         self.sweeper: asyncio.Task | None = None
+        self.stopping = False
 
     def ensure_started(self) -> None:
         """Bind to the running loop and resume every game, once per loop (server start)."""
@@ -154,6 +155,14 @@ class BotDriver:
         self.loop = loop
         self.resuming = loop.create_task(self.resume_all(), context=contextvars.Context())
         self.sweeper = loop.create_task(self._sweep_every(), context=contextvars.Context())
+
+    async def stop(self, timeout: float) -> None:
+        """Let the moves being made finish (``timeout`` seconds at most), start no other, then reset."""
+        self.stopping = True
+        busy = [t for t in [*self.tasks.values(), *self.graces] if not t.done()]
+        if busy:
+            await asyncio.wait(busy, timeout=timeout)
+        self.reset()
 
     def reset(self) -> None:
         """Forget every scheduled turn and timer (a process stopping, or a test simulating it)."""
@@ -191,6 +200,8 @@ class BotDriver:
         loop.call_soon_threadsafe(self._poke, table_id, context=contextvars.Context())
 
     def _poke(self, table_id: str) -> None:
+        if self.stopping:
+            return
         task = self.tasks.get(table_id)
         if task is not None and not task.done():
             self.again.add(table_id)
@@ -228,7 +239,7 @@ class BotDriver:
         if known is not None:
             known[1].cancel()
             del self.deadlines[table_id]
-        if deadline is None or self.loop is None or self.loop.is_closed():
+        if deadline is None or self.loop is None or self.loop.is_closed() or self.stopping:
             return
         delay = max(0.0, clocks.seconds_left(deadline) or 0.0)
         handle = self.loop.call_later(delay, self._deadline_due, table_id, context=contextvars.Context())
@@ -280,6 +291,8 @@ class BotDriver:
             await asyncio.sleep(settings.BOT_PAUSE)
             # As ``play_pending``, with the bot's thinking off the event loop.
             for seat, level, by in job.seats:
+                if self.stopping:  # the process is stopping: no new move (shutdown.drain)
+                    return
                 try:
                     move = await loop.run_in_executor(None, job.choose, seat, level)
                     await database_sync_to_async(take_turn)(table_id, job, seat, by, move)

@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables import broadcast, clocks, heartbeat, presence, services, sockets
+from cardtable.tables import broadcast, clocks, heartbeat, presence, services, shutdown, sockets
 from cardtable.tables.bots import driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
@@ -139,6 +139,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4429)
             return
         self.joined = True
+        shutdown.register(self)
         heartbeat.start()
         try:
             await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
@@ -171,9 +172,12 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         """Leave the group and presence; start the grace if a seated human has gone."""
-        if self.socket is not None:
-            self.socket.closed = True
-            await sockets.release(self.socket)
+        try:
+            if self.socket is not None:
+                self.socket.closed = True
+                await sockets.release(self.socket)
+        finally:
+            shutdown.unregister(self)  # after the release: a stop waits for it
 
     async def _leave_group(self) -> None:
         try:
@@ -194,10 +198,13 @@ class TableConsumer(AsyncWebsocketConsumer):
                 raise TableError("too_large", f"a frame may carry at most {MAX_FRAME_BYTES} bytes")
             if not self.messages.take():
                 raise TableError("rate_limited", "too many messages; slow down")
+            if shutdown.draining:  # the process is stopping: this socket closes (1012) in a moment
+                return
             message = self._decode(text_data)
             message_id = _echo_id(message)
             self._check(message)
-            await self._handle(message)
+            with shutdown.handling():  # a stop waits for this request to finish
+                await self._handle(message)
             if self.layer_down and message["type"] not in ("sync", "chat"):
                 await self._send_state()  # no wake will bring it while the layer is down
         except TableError as error:
