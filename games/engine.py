@@ -259,6 +259,29 @@ class Game:
             raise NotYourTurnError(f"seat {seat} has no move now")
         return moves[int(rng.random() * len(moves))]
 
+    def start_state(self, state: Any, players: int, options: dict[str, Any], seed: int) -> Any:
+        """Set what every new state starts with: the seat count, options, seed, and the
+        first dealer, drawn from the seed (RULES.md, "Common to every game"). Returns ``state``."""
+        state.players = players
+        state.options = options
+        state.seed = seed
+        state.dealer = random.Random(seed).randrange(players)
+        return state
+
+    def deal_again(self, state: Any, dealer: int | None = None) -> list[Event]:
+        """Gather the cards and deal anew (``_deal``), the deal passing to ``dealer``.
+
+        ``dealer`` defaults to the next seat. Returns the new deal's log event.
+        """
+        state.dealer = (state.dealer + 1) % state.players if dealer is None else dealer
+        state.deal_number += 1
+        self._deal(state)
+        return [self.deal_event(state)]
+
+    def _deal(self, state: Any) -> None:
+        """Deal the deal ``state.deal_number`` from ``state.dealer`` (games that deal again)."""
+        raise NotImplementedError
+
     # The rest of the contract, implemented by each game.
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> Any:

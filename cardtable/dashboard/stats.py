@@ -19,8 +19,8 @@ from typing import Any
 from django.db.models import Count
 
 from cardtable.dashboard.models import GameSummary
-from cardtable.dashboard.replay import ReplayError, require_finished, walk
 from cardtable.tables.models import Match
+from cardtable.tables.replay import ReplayError, require_finished, walk
 from games import get_game
 
 

@@ -87,6 +87,12 @@ def seat_at(table: Table, seats: list[Seat], index: object) -> Seat:
     return seats[index]
 
 
+def check_level(level: object) -> None:
+    """Raise ``bad_message`` unless ``level`` names a bot level."""
+    if level not in LEVELS:
+        raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+
+
 def _require_player(player: Player | None) -> Player:
     if player is None:
         raise TableError("no_player", "choose a name first (POST /api/session/)")
@@ -235,8 +241,7 @@ def _own_seat(table: Table, player: Player) -> Seat:
 
 def add_bot(table_id: str, player: Player | None, index: object, level: object) -> int:
     """The host puts a bot of ``level`` in an empty seat."""
-    if level not in LEVELS:
-        raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+    check_level(level)
     with locked_table(table_id) as table:
         seat = seat_at(table, seats_of(table), index)
         player = _require_player(player)

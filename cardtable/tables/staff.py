@@ -16,8 +16,7 @@ from django.utils import timezone
 from cardtable.tables import broadcast
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import ChatMessage, HiddenChat, Match, Seat, Table
-from cardtable.tables.services import locked_table, save_changed, seat_at, seats_of
-from games.bots import LEVELS
+from cardtable.tables.services import check_level, locked_table, save_changed, seat_at, seats_of
 
 HIDDEN_TEXT = "(message hidden by staff)"
 
@@ -54,19 +53,13 @@ def put_bot(table_id: str, index: int, level: str) -> int:
     This is how staff give a game whose player has gone a new player: the bot
     takes over at once, mid-game included.
     """
-    if level not in LEVELS:
-        raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+    check_level(level)
     with locked_table(table_id) as table:
         seat = seat_at(table, seats_of(table), index)
         _require_open(table, "put a bot in a seat")
         if seat.kind == "bot" and seat.bot_level == level:
             raise TableError("seat_taken", f"seat {seat.index} already holds a {level} bot")
-        removed = seat.player_id
-        seat.player, seat.bot_level = None, level
-        seat.away_since, seat.stand_in = None, False
-        seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
-        _hand_on_host(table, removed)
-        return save_changed(table, ["host"])
+        return _replace_player(table, seat, level)
 
 
 def remove_player(table_id: str, index: int) -> int:
@@ -81,13 +74,17 @@ def remove_player(table_id: str, index: int) -> int:
         if seat.kind != "human":
             raise TableError("not_seated", f"seat {seat.index} holds no player")
         _require_open(table, "remove a player")
-        removed = seat.player_id
-        seat.player = None
-        seat.bot_level = settings.STAND_IN_LEVEL if table.status == Table.PLAYING else ""
-        seat.away_since, seat.stand_in = None, False
-        seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
-        _hand_on_host(table, removed)
-        return save_changed(table, ["host"])
+        return _replace_player(table, seat, settings.STAND_IN_LEVEL if table.status == Table.PLAYING else "")
+
+
+def _replace_player(table: Table, seat: Seat, bot_level: str) -> int:
+    """Empty the seat of its player and give it ``bot_level`` ("" for none); hand on the host."""
+    removed = seat.player_id
+    seat.player, seat.bot_level = None, bot_level
+    seat.away_since, seat.stand_in = None, False
+    seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
+    _hand_on_host(table, removed)
+    return save_changed(table, ["host"])
 
 
 def _require_open(table: Table, doing: str) -> None:

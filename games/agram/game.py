@@ -127,17 +127,13 @@ class Agram(OneSeatGame):
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> AgramState:
-        state = AgramState()
-        state.players = players
-        state.options = options
-        state.seed = seed
+        state = self.start_state(AgramState(), players, options, seed)
         state.target = options["target"]
         state.scores = [0] * players
         state.over = False
         state.deal_winner = None
         state.last_trick = None
         state.deal_number = 0
-        state.dealer = random.Random(seed).randrange(players)
         self._deal(state)
         return state
 
@@ -201,10 +197,7 @@ class Agram(OneSeatGame):
         if state.scores[winner] >= state.target:
             state.over = True
             return NO_EVENTS
-        state.deal_number += 1
-        state.dealer = (state.dealer + 1) % n
-        self._deal(state)
-        return [self.deal_event(state)]
+        return self.deal_again(state)
 
     def view(self, state: AgramState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its own hand, the trick, the scores."""

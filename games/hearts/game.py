@@ -140,15 +140,11 @@ class Hearts(Game):
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> HeartsState:
-        state = HeartsState()
-        state.players = players
-        state.options = options
-        state.seed = seed
+        state = self.start_state(HeartsState(), players, options, seed)
         state.target = options["target"]
         state.scores = [0] * players
         state.last_deal = None
         state.deal_number = 0
-        state.dealer = random.Random(seed).randrange(players)
         self._deal(state)
         return state
 
@@ -434,10 +430,7 @@ class Hearts(Game):
         if max(state.scores) >= state.target:
             state.phase = OVER
             return NO_EVENTS
-        state.deal_number += 1
-        state.dealer = (state.dealer + 1) % n
-        self._deal(state)
-        return [self.deal_event(state)]
+        return self.deal_again(state)
 
     def view(self, state: HeartsState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its own hand and passes, the trick, the scores."""

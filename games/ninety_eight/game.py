@@ -129,16 +129,12 @@ class NinetyEight(OneSeatGame):
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> NinetyEightState:
-        state = NinetyEightState()
-        state.players = players
-        state.options = options
-        state.seed = seed
+        state = self.start_state(NinetyEightState(), players, options, seed)
         state.lives = [options["lives"]] * players
         state.over = False
         state.deal_loser = None
         state.last_deal = None
         state.deal_number = 0
-        state.dealer = random.Random(seed).randrange(players)
         self._deal(state)
         return state
 
@@ -199,10 +195,7 @@ class NinetyEight(OneSeatGame):
         dealer = (state.dealer + 1) % n
         while not lives[dealer]:
             dealer = (dealer + 1) % n
-        state.dealer = dealer
-        state.deal_number += 1
-        self._deal(state)
-        return [self.deal_event(state)]
+        return self.deal_again(state, dealer)
 
     def scores(self, state: NinetyEightState) -> list[int]:
         """Return the scores: with one life 0, or -1 for the loser; otherwise lives left."""

@@ -31,7 +31,7 @@ def test_a_paused_table_is_listed_with_an_end_button_that_ends_it(staff_client: 
     assert Table.objects.get(pk=paused.pk).version == version
 
 
-def test_ending_from_the_dashboard_is_for_staff_and_by_post(plain_client: Client, staff_client: Client) -> None:
+def test_ending_from_the_dashboard_is_for_staff_by_post(plain_client: Client, staff_client: Client) -> None:
     table = new_table("agram")
     assert plain_client.post(f"/staff/dashboard/end/{table.pk}/").status_code == 302  # to the login
     assert staff_client.get(f"/staff/dashboard/end/{table.pk}/").status_code == 405
