@@ -382,7 +382,7 @@ def apply_locked(table: Table, game: Any, state: Any, match: Match, seat: int, m
         to_act=to_act,
         events=list(events),
     )
-    if by == MoveRecord.HUMAN:  # the human is here and playing: no longer late or away
+    if by == MoveRecord.HUMAN and table.clock:  # the human is here and playing: no longer late or away
         table.seats.filter(index=seat).exclude(timeouts=0, stand_in=False).update(timeouts=0, stand_in=False)
     table.state = game.to_json(state)
     fields = ["state"]
