@@ -19,6 +19,7 @@ from django.utils import timezone
 from cardtable.tables import clocks, services
 from cardtable.tables.bots import driver
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
+from games import get_game
 from tests.server.conftest import Client, make_player
 from tests.server.test_recovery import log_is_whole, to_act
 
@@ -167,6 +168,23 @@ async def test_a_human_move_ends_the_run_of_timeouts(advance) -> None:
     await ann.until(lambda m: m["type"] == "state" and m["version"] > version)
     seat = await database_sync_to_async(Seat.objects.get)(table=table, index=0)
     assert seat.timeouts == 0 and not seat.stand_in
+
+
+def test_a_player_away_after_timeouts_has_the_seat_back_by_moving() -> None:
+    table, people = clocked_table(bot=True)
+    ann = people[0][0]
+    if to_act(table.pk) == [1]:  # the bot leads: play its move (no driver runs here)
+        current = Table.objects.get(pk=table.pk)
+        game = get_game(current.game)
+        move = game.legal_moves(game.from_json(current.state), 1)[0]
+        services.apply_move(table.pk, move, current.version, seat=1, by=MoveRecord.BOT)
+    Seat.objects.filter(table=table, index=0).update(stand_in=True, timeouts=2)  # two timeouts made her away
+    current = Table.objects.get(pk=table.pk)
+    game = get_game(current.game)
+    move = game.legal_moves(game.from_json(current.state), 0)[0]
+    services.apply_move(table.pk, move, current.version, player=ann)
+    seat = Seat.objects.get(table=table, index=0)
+    assert not seat.stand_in and seat.timeouts == 0
 
 
 async def test_a_pending_deadline_survives_a_restart(advance) -> None:
