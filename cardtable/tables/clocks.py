@@ -11,6 +11,10 @@ process act on one deadline: the moves restart the clock, so any other
 process that wakes for the same deadline finds it in the future and does
 nothing.
 
+The late moves are computed under the lock (a stand-in thinks at most
+``BOT_NORMAL_SECONDS`` at the default level): a human move racing them waits for
+the lock, then is refused as ``not_your_turn`` or ``stale_version``.
+
 Two timeouts in a row make a seat away (``Seat.stand_in``): the stand-in bot
 plays on until the human moves or comes back.
 
@@ -83,7 +87,7 @@ def expire(table_id: str) -> list[int]:
     stops: the deadline is cleared, and restarts when someone connects).
     """
     from cardtable.tables import presence, services
-    from cardtable.tables.bots import choose
+    from cardtable.tables.bots import Job
     from cardtable.tables.models import Match, MoveRecord, Table
     from games import get_game
 
@@ -102,8 +106,9 @@ def expire(table_id: str) -> list[int]:
         for index in late:
             if table.status != Table.PLAYING or index not in game.to_act(state):
                 continue
-            seed = (match.seed * 1_000_003 + table.version * 31 + index) & 0x7FFFFFFF
-            move = choose(table.game, game.to_json(state), index, settings.STAND_IN_LEVEL, seed)
+            # The bots' own turn (bots.Job): the same move a stand-in would make at this version.
+            job = Job(table.version, table.game, game.to_json(state), match.seed or 0, [])
+            move = job.choose(index, settings.STAND_IN_LEVEL)
             seat = table.seats.get(index=index)
             if seat.player_id is not None and not seat.stand_in:
                 seat.timeouts += 1
