@@ -44,15 +44,35 @@ def api(*methods: str) -> Callable:
     return wrap
 
 
+MAX_DEPTH = 32  # no field of the API nests deeper than a few levels
+
+
+def _depth(value: Any) -> int:
+    """How deeply a decoded JSON value nests (without recursion: the value may be deep)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_DEPTH:
+            break
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+    return deepest
+
+
 def _body(request: HttpRequest) -> dict[str, Any]:
     if len(request.body) > 16_384:
         raise TableError("too_large", "a request body may carry at most 16384 bytes")
     try:
         data = json.loads(request.body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting deeper than json can follow
         raise TableError("bad_request", "the body is not JSON") from None
     if not isinstance(data, dict):
         raise TableError("bad_request", "the body is a JSON object")
+    if _depth(data) > MAX_DEPTH:  # what json could read may still be too deep for what follows
+        raise TableError("bad_request", f"the body nests deeper than {MAX_DEPTH} levels")
     return data
 
 
