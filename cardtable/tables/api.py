@@ -8,17 +8,25 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import get_token
 
-from cardtable.tables import services
+from cardtable.tables import lobby, ratelimit, services
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import SESSION_KEY, player_for
 from cardtable.tables.models import Player, Table
 from cardtable.tables.state import table_summary
 from games import GAMES
 
-STATUS = {"not_found": 404, "no_player": 403, "not_host": 403, "csrf": 403, "method_not_allowed": 405}
+STATUS = {
+    "not_found": 404,
+    "no_player": 403,
+    "not_host": 403,
+    "csrf": 403,
+    "method_not_allowed": 405,
+    "rate_limited": 429,
+}
 
 
 def error_response(code: str, message: str, status: int | None = None) -> JsonResponse:
@@ -105,6 +113,7 @@ def session(request: HttpRequest) -> JsonResponse:
     name = clean_name(_body(request).get("name"))
     player = _player(request)
     if player is None:
+        ratelimit.allowance("guest", None, ratelimit.request_address(request)).take("new guests")
         player = Player.objects.create(name=name)
         request.session.cycle_key()  # a new identity gets a new session key: no fixation
         request.session[SESSION_KEY] = player.pk
@@ -124,12 +133,19 @@ def games(request: HttpRequest) -> JsonResponse:
 def tables(request: HttpRequest) -> JsonResponse:
     """GET: the waiting and playing tables; POST: create a table, its creator the host."""
     if request.method == "GET":
-        rows = Table.objects.filter(status__in=[Table.WAITING, Table.PLAYING]).order_by("-updated")[:100]
-        return JsonResponse([table_summary(t) for t in rows.select_related("host")], safe=False)
+        return JsonResponse([table_summary(t) for t in lobby.listing()], safe=False)
     data = _body(request)
-    table = services.create_table(
-        _player(request), data.get("game"), data.get("players"), data.get("options")
-    )
+    player = _player(request)
+    made = ratelimit.allowance("table", player, ratelimit.request_address(request))
+    if player is not None:  # without a player, create_table answers no_player
+        made.check("new tables")
+        if lobby.open_tables(player) >= settings.OPEN_TABLES_PER_PLAYER:
+            raise TableError(
+                "rate_limited",
+                f"you host {settings.OPEN_TABLES_PER_PLAYER} open tables already; finish or leave one first",
+            )
+    table = services.create_table(player, data.get("game"), data.get("players"), data.get("options"))
+    made.spend()  # only a table made spends the allowance
     return JsonResponse(table_summary(table), status=201)
 
 

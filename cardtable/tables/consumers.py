@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables import broadcast, heartbeat, presence, services, sockets
+from cardtable.tables import broadcast, heartbeat, presence, ratelimit, services, sockets
 from cardtable.tables.bots import driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
@@ -222,15 +222,20 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _handle(self, message: dict[str, Any]) -> None:
         kind, player = message["type"], self.player
-        if kind == "sync":
+        address = ratelimit.scope_address(self.scope)
+        if kind == "sync":  # a full read each: limited per player and per address (docs/security.md S5)
+            ratelimit.allowance("sync", player, address).take("sync requests")
             await self._send_state(force=True)
         elif kind == "chat":
             # rate_limited comes first in the protocol's order, but only a line that
             # would be posted spends the allowance: refused ones cost nothing.
+            from_address = ratelimit.allowance("chat", None, address)  # many guests, one address
             if not self.chats.has_token():
                 raise TableError("rate_limited", "too many chat lines; wait a moment")
+            from_address.check("chat lines from your address")
             services.check_chat(player, message["text"])
             self.chats.take()
+            from_address.spend()
             await database_sync_to_async(services.post_chat)(self.table_id, player, message["text"])
         elif kind == "move":
             if player is None:

@@ -70,6 +70,11 @@ def live_connection() -> Exists:
     )
 
 
+def live_connection_to_table() -> Exists:
+    """An annotation for a ``Table`` query: whether anyone has a live connection to it."""
+    return Exists(Connection.objects.filter(table_id=OuterRef("pk"), seen__gte=timezone.now() - _ttl()))
+
+
 def live_players(table_id: str) -> set[int]:
     """Return the ids of players with a live connection to the table."""
     return set(_live(table_id).exclude(player=None).values_list("player_id", flat=True))
@@ -124,6 +129,8 @@ def leave(channel: str) -> tuple[str, int] | None:
         if row is None:
             return None
         row.delete()
+        # A waiting table expires some time after the last person left (lobby.expire_idle).
+        Table.objects.filter(pk=row.table_id, status=Table.WAITING).update(updated=timezone.now())
         if row.player_id is None:
             return None
         seat = Seat.objects.filter(table_id=row.table_id, player_id=row.player_id).first()

@@ -176,8 +176,10 @@ async def shared_snapshot(table_id: str, wake: str, read: Callable[[str], Awaita
 def table_summary(table: Table) -> dict[str, Any]:
     """Return a table's public summary for the HTTP API: no hand, no view."""
     seats = list(table.seats.select_related("player").order_by("index"))
-    summary = table_json(table, seats, presence.live_players(table.pk))
+    live = presence.live_players(table.pk)
+    summary = table_json(table, seats, live)
     summary.update(
+        present=len(live),  # players connected, seated or watching (the lobby lists these first)
         url=f"/t/{table.pk}/",
         ws=f"/ws/tables/{table.pk}/",
         version=table.version,
