@@ -87,6 +87,21 @@ def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> 
         return game.random_move(state, seat, random.Random(seed))
 
 
+_timing = random.SystemRandom()  # the think time must not be predictable either
+
+
+def think_time(level: str) -> float:
+    """Seconds a bot of ``level`` takes to answer, drawn the same way whatever the position.
+
+    A search bot with one legal move would answer at once and with several would
+    search for up to its budget, so its answer time told how many moves it had
+    (docs/security.md S6). Every answer now takes at least this long: the level's
+    whole think budget and up to a quarter more, at random.
+    """
+    budget = settings.BOT_THINK_SECONDS.get(level, 0.0)
+    return budget * _timing.uniform(1.0, 1.25)
+
+
 class BotDriver:
     """Schedules bot turns and grace takeovers on the server's event loop."""
 
@@ -162,7 +177,9 @@ class BotDriver:
             for seat, level, by in job.seats:
                 seed = (job.seed * 1_000_003 + job.version * 31 + seat) & 0x7FFFFFFF
                 try:
+                    started, think = loop.time(), think_time(level)
                     move = await loop.run_in_executor(None, choose, job.game, job.state, seat, level, seed)
+                    await asyncio.sleep(max(0.0, started + think - loop.time()))  # never sooner
                     await database_sync_to_async(services.apply_move)(
                         table_id, move, job.version, seat=seat, by=by
                     )
