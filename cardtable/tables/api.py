@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -12,7 +11,7 @@ from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import get_token
 
-from cardtable.tables import lobby, ratelimit, services
+from cardtable.tables import lobby, names, ratelimit, services
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import SESSION_KEY, player_for
 from cardtable.tables.models import Player, Table
@@ -89,15 +88,12 @@ def _player(request: HttpRequest) -> Player | None:
 
 
 def clean_name(name: object) -> str:
-    """Return a display name trimmed, 1 to 24 printable characters; raise otherwise."""
-    if not isinstance(name, str):
-        raise TableError("bad_name", "name is a string of 1 to 24 characters")
-    name = name.strip()
-    if (
-        not 1 <= len(name) <= 24
-        or not services.encodes(name)
-        or any(not ch.isprintable() or unicodedata.category(ch) == "Cf" for ch in name)
-    ):
+    """Return a display name normalised, 1 to 24 visible characters (``names.clean_name``), or raise."""
+    try:
+        name = names.clean_name(name)
+    except names.BadText as error:
+        raise TableError("bad_name", str(error)) from None
+    if any(not ch.isprintable() for ch in name if ch != " "):
         raise TableError("bad_name", "a name is 1 to 24 printable characters")
     return name
 

@@ -25,7 +25,7 @@ from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import player_from_scope
 from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
-from cardtable.tables.models import ChatMessage, Player, Table
+from cardtable.tables.models import Player, Table
 from cardtable.tables.state import Snapshot, message_for, shared_snapshot, snapshot
 
 log = logging.getLogger(__name__)
@@ -48,8 +48,7 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
 
 
 def _recent_chat(table_id: str) -> list[dict]:
-    lines = ChatMessage.objects.filter(table_id=table_id).order_by("-at", "-id")[:50]
-    return [line.to_json() for line in reversed(lines)]
+    return services.chat_history(table_id)
 
 
 def _echo_id(message: dict[str, Any]) -> str | int | None:
