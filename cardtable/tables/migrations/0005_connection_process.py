@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0003_secret_seed'),
+        ('tables', '0004_secret_seed'),
     ]
 
     operations = [
