@@ -104,6 +104,21 @@ def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> 
         return game.random_move(state, seat, random.Random(seed))
 
 
+_timing = random.SystemRandom()  # the think time must not be predictable either
+
+
+def think_time(level: str) -> float:
+    """Seconds a bot of ``level`` takes to answer, drawn the same way whatever the position.
+
+    A search bot with one legal move would answer at once and with several would
+    search for up to its budget, so its answer time told how many moves it had
+    (docs/security.md S6). Every answer now takes at least this long: the level's
+    whole think budget and up to a quarter more, at random.
+    """
+    budget = settings.BOT_THINK_SECONDS.get(level, 0.0)
+    return budget * _timing.uniform(1.0, 1.25)
+
+
 def take_turn(table_id: str, job: Job, seat: int, by: str, move: dict[str, Any]) -> bool:
     """Make a bot's computed move through ``services.apply_move``, the one path of every move.
 
@@ -143,7 +158,7 @@ class BotDriver:
         self.graces: set[asyncio.Task] = set()
         # The turn clock: each watched table's deadline and the timer set for it.
         self.deadlines: dict[str, tuple[datetime, asyncio.TimerHandle]] = {}
-        self.sweeper: asyncio.Task | None = None
+        self.sweeper: asyncio.TimerHandle | None = None
         self.stopping = False
 
     def ensure_started(self) -> None:
@@ -152,9 +167,9 @@ class BotDriver:
         if self.loop is loop:
             return
         self.reset()
-        self.loop = loop
+        self.loop, self.stopping = loop, False
         self.resuming = loop.create_task(self.resume_all(), context=contextvars.Context())
-        self.sweeper = loop.create_task(self._sweep_every(), context=contextvars.Context())
+        self._schedule_sweep()
 
     async def stop(self, timeout: float) -> None:
         """Let the moves being made finish (``timeout`` seconds at most), start no other, then reset."""
@@ -166,7 +181,9 @@ class BotDriver:
 
     def reset(self) -> None:
         """Forget every scheduled turn and timer (a process stopping, or a test simulating it)."""
-        extra = [t for t in (self.resuming, self.sweeper) if t is not None]
+        extra = [self.resuming] if self.resuming is not None else []
+        if self.sweeper is not None:
+            self.sweeper.cancel()
         for task in [*self.tasks.values(), *self.graces, *extra]:
             task.cancel()
         for timer in [*self.timers, *(handle for _, handle in self.deadlines.values())]:
@@ -267,14 +284,24 @@ class BotDriver:
         if not moved:  # met, moved on by another process, or paused: watch what the table holds now
             await self._read_deadline(table_id)
 
-    async def _sweep_every(self) -> None:
-        """End tables nobody has been at for too long, every ``ABANDON_SWEEP`` seconds."""
-        while True:
-            await asyncio.sleep(settings.ABANDON_SWEEP)
-            try:
-                await db_call(ending.sweep)()
-            except Exception:
-                log.exception("the sweep for abandoned tables failed")
+    def _schedule_sweep(self) -> None:
+        """End tables nobody has been at for too long, every ``ABANDON_SWEEP`` seconds (a timer)."""
+        if self.loop is None or self.loop.is_closed() or self.stopping:
+            return
+        context = contextvars.Context()
+        self.sweeper = self.loop.call_later(settings.ABANDON_SWEEP, self._sweep_due, context=context)
+
+    def _sweep_due(self) -> None:
+        task = asyncio.get_running_loop().create_task(self._sweep())
+        self.graces.add(task)  # kept until done, and awaited by stop()
+        task.add_done_callback(self.graces.discard)
+
+    async def _sweep(self) -> None:
+        try:
+            await db_call(ending.sweep)()
+        except Exception:
+            log.exception("the sweep for abandoned tables failed")
+        self._schedule_sweep()
 
     async def _drive(self, table_id: str) -> None:
         loop = asyncio.get_running_loop()
@@ -294,7 +321,9 @@ class BotDriver:
                 if self.stopping:  # the process is stopping: no new move (shutdown.drain)
                     return
                 try:
+                    started, think = loop.time(), think_time(level)
                     move = await loop.run_in_executor(None, job.choose, seat, level)
+                    await asyncio.sleep(max(0.0, started + think - loop.time()))  # never sooner
                     await database_sync_to_async(take_turn)(table_id, job, seat, by, move)
                 except Exception:
                     log.exception("bot failed at table %s", table_id)

@@ -19,13 +19,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables import broadcast, clocks, heartbeat, presence, services, shutdown, sockets
+from cardtable.tables import broadcast, clocks, heartbeat, presence, ratelimit, services, shutdown, sockets
 from cardtable.tables.bots import driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import player_from_scope
 from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
-from cardtable.tables.models import ChatMessage, Player, Table
+from cardtable.tables.models import Player, Table
 from cardtable.tables.state import Snapshot, message_for, shared_snapshot, snapshot
 
 log = logging.getLogger(__name__)
@@ -50,8 +50,7 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
 
 
 def _recent_chat(table_id: str) -> list[dict]:
-    lines = ChatMessage.objects.filter(table_id=table_id).order_by("-at", "-id")[:50]
-    return [line.to_json() for line in reversed(lines)]
+    return services.chat_history(table_id)
 
 
 def _echo_id(message: dict[str, Any]) -> str | int | None:
@@ -198,7 +197,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 raise TableError("too_large", f"a frame may carry at most {MAX_FRAME_BYTES} bytes")
             if not self.messages.take():
                 raise TableError("rate_limited", "too many messages; slow down")
-            if shutdown.draining:  # the process is stopping: this socket closes (1012) in a moment
+            if shutdown.draining:  # the process is stopping: this socket closes (4012) in a moment
                 return
             message = self._decode(text_data)
             message_id = _echo_id(message)
@@ -237,15 +236,20 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _handle(self, message: dict[str, Any]) -> None:
         kind, player = message["type"], self.player
-        if kind == "sync":
+        address = ratelimit.scope_address(self.scope)
+        if kind == "sync":  # a full read each: limited per player and per address (docs/security.md S5)
+            ratelimit.allowance("sync", player, address).take("sync requests")
             await self._send_state(force=True)
         elif kind == "chat":
             # rate_limited comes first in the protocol's order, but only a line that
             # would be posted spends the allowance: refused ones cost nothing.
+            from_address = ratelimit.allowance("chat", None, address)  # many guests, one address
             if not self.chats.has_token():
                 raise TableError("rate_limited", "too many chat lines; wait a moment")
+            from_address.check("chat lines from your address")
             services.check_chat(player, message["text"])
             self.chats.take()
+            from_address.spend()
             await database_sync_to_async(services.post_chat)(self.table_id, player, message["text"])
         elif kind == "move":
             if player is None:

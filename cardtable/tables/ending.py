@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Exists, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from cardtable.tables import presence
@@ -26,7 +26,7 @@ def sweep() -> list[str]:
     now = timezone.now()
     # Tables whose last connection went with a process that died never heard it leave.
     Table.objects.filter(alone_since__isnull=True, ended="").exclude(
-        Exists(presence.live_connections())
+        presence.live_connection_to_table()
     ).update(alone_since=now)
     due = Table.objects.filter(ended="").filter(
         Q(

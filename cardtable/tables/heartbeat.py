@@ -34,11 +34,17 @@ def start() -> None:
 
 
 async def beat_once() -> None:
-    """Release the sockets whose consumer has ended, then refresh the rows of the open ones."""
+    """Release the sockets whose consumer has ended, refresh the rows of the open ones, and
+    start the grace of players whose rows expired unnoticed (``presence.sweep``).
+    """
+    from cardtable.tables.bots import driver  # the driver imports the services; import late
+
     sockets.reap()
     channels = sockets.open_channels()
     if channels:
         await db_call(presence.heartbeat_many)(channels)
+    for table_id, index, grace in await db_call(presence.sweep)():
+        driver.schedule_grace(table_id, index, grace)
 
 
 async def _beat() -> None:

@@ -249,13 +249,17 @@ class Connection(models.Model):
     """One open websocket, for presence across server processes.
 
     ``seen`` is refreshed by a heartbeat; a row not seen for a while belongs to a
-    process that died and no longer counts.
+    process that died and no longer counts. ``process`` names the process, so a
+    restarted server can tell its dead predecessor's rows at once.
     """
 
     channel = models.CharField(max_length=200, primary_key=True)
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
     player = models.ForeignKey(Player, null=True, on_delete=models.CASCADE)
     seen = models.DateTimeField()
+    # The server process holding the socket ("host:pid:boot"): after a restart the
+    # rows of a dead process on this host go at once, however young (presence.recover).
+    process = models.CharField(max_length=100, blank=True, default="")
 
     class Meta:
         indexes = [models.Index(fields=["table", "player"])]

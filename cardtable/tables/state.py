@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 
-from cardtable.tables import presence
+from cardtable.tables import names, presence
 from cardtable.tables.models import Match, Seat, Table
 from games import get_game
 
@@ -81,12 +81,21 @@ def table_json(table: Table, seats: list[Seat], live: set[int]) -> dict[str, Any
         "options": table.options,
         "host": table.host.name if table.host else None,
         "game_number": table.game_number,
-        "seats": [seat_json(seat, live) for seat in seats],
+        "seats": _told_apart([seat_json(seat, live) for seat in seats]),
         "clock": table.clock,
         "deadline": table.deadline.isoformat() if table.deadline else None,
         "last_timeout": list(table.last_timeout or []),
         "ended": table.ended or None,
     }
+
+
+def _told_apart(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Players whose names look alike are shown apart: ``Ann``, ``Ann (2)`` (docs/security.md S7)."""
+    shown = names.disambiguate((s["seat"], s["name"]) for s in seats if s["kind"] == "human")
+    for seat in seats:
+        if seat["seat"] in shown:
+            seat["name"] = shown[seat["seat"]]
+    return seats
 
 
 def load(table_id: str, with_state: bool = False) -> tuple[Table, list[Seat], set[int]]:
@@ -195,8 +204,10 @@ async def shared_snapshot(table_id: str, wake: str, read: Callable[[str], Awaita
 def table_summary(table: Table) -> dict[str, Any]:
     """Return a table's public summary for the HTTP API: no hand, no view."""
     seats = list(table.seats.select_related("player").order_by("index"))
-    summary = table_json(table, seats, presence.live_players(table.pk))
+    live = presence.live_players(table.pk)
+    summary = table_json(table, seats, live)
     summary.update(
+        present=len(live),  # players connected, seated or watching (the lobby lists these first)
         url=f"/t/{table.pk}/",
         ws=f"/ws/tables/{table.pk}/",
         version=table.version,

@@ -123,6 +123,8 @@ class DaphneServer:
                 "ALLOWED_HOSTS": "127.0.0.1,localhost",
                 "SECURE_COOKIES": "0",
                 "PYTHONUNBUFFERED": "1",
+                # Every client of these tests is 127.0.0.1; the tests of the limits turn them on.
+                "RATE_LIMITS": "0",
             }
         )
         env.update(self.env)

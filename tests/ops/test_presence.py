@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import os
 import socket
 import struct
@@ -46,10 +47,29 @@ async def _open_and_abort(port: int, path: str, cookie: str) -> bool:
     except (OSError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
         pass
     sock = writer.get_extra_info("socket")
-    if sock is not None:  # linger 0: the close is a reset, as a killed client's is
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    with contextlib.suppress(OSError):  # linger 0: the close is a reset, as a killed client's is
+        if sock is not None:  # (the server may have closed it already)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     writer.transport.abort()
     return accepted
+
+
+async def two_seated(server: DaphneServer, table: dict, ann: Player, bob: Player) -> tuple[Conn, Conn]:
+    """Connect Ann and Bob, seat them in seats 0 and 1 and start the game; return their sockets."""
+    a = await Conn.open(server.ws_base, table["ws"], ann)
+    b = await Conn.open(server.ws_base, table["ws"], bob)
+    for seat, conn in enumerate((a, b)):
+        reply = await conn.request(
+            {"type": "sit", "seat": seat},
+            lambda m, seat=seat: is_error(m) or (m.get("type") == "state" and m["you"]["seat"] == seat),
+        )
+        assert reply["type"] == "state", reply
+    reply = await a.request(
+        {"type": "start"},
+        lambda m: is_error(m) or (m.get("type") == "state" and m["table"]["status"] == "playing"),
+    )
+    assert reply["type"] == "state", reply
+    return a, b
 
 
 def _rows(db: Database, table_id: str, player_id: int) -> int:
@@ -75,14 +95,7 @@ async def test_a_storm_of_aborted_sockets_leaves_no_presence_and_the_stand_in_co
         await asyncio.to_thread(ann.login, "Ann")
         await asyncio.to_thread(bob.login, "Bob")
         table = await asyncio.to_thread(ann.create_table, "agram", 2)
-        a = await Conn.open(server.ws_base, table["ws"], ann)
-        b = await Conn.open(server.ws_base, table["ws"], bob)
-        for seat, conn in enumerate((a, b)):
-            await conn.request(
-                {"type": "sit", "seat": seat}, lambda m: m.get("type") == "state" or is_error(m)
-            )
-        playing = await a.request({"type": "start"}, lambda m: m.get("type") == "state" or is_error(m))
-        assert playing["type"] == "state" and playing["table"]["status"] == "playing", playing
+        a, b = await two_seated(server, table, ann, bob)
         await a.close()  # Ann now only storms
 
         storm = [_open_and_abort(server.port, table["ws"], ann.cookie_header()) for _ in range(STORM)]
@@ -99,6 +112,43 @@ async def test_a_storm_of_aborted_sockets_leaves_no_presence_and_the_stand_in_co
         assert await asyncio.to_thread(_rows, db, table["id"], ann.player["id"]) == 0
         # The server is still well: Bob's socket answers.
         await b.request({"type": "sync"}, lambda m: m.get("type") == "state")
+        await b.close()
+    finally:
+        server.kill()
+
+
+async def test_after_kill_9_and_a_quick_restart_a_player_who_never_returns_gets_a_stand_in(tmp_path) -> None:
+    """docs/security.md S3: the dead process's rows are young, but recovery must drop them."""
+    env = {
+        "SQLITE_PATH": str(tmp_path / "db.sqlite3"),
+        "DISCONNECT_GRACE": "2",
+        "BOT_PAUSE": "0.05",
+        "STAND_IN_LEVEL": "random",
+    }  # CONNECTION_TTL stays 45 s: the restart comes well within it
+    server = DaphneServer(env)
+    server.migrate()
+    server.start()
+    try:
+        ann, bob = Player(server.base), Player(server.base)
+        await asyncio.to_thread(ann.login, "Ann")
+        await asyncio.to_thread(bob.login, "Bob")
+        table = await asyncio.to_thread(ann.create_table, "agram", 2)
+        a, b = await two_seated(server, table, ann, bob)
+        await b.wait_for(lambda m: m.get("type") == "state" and m["table"]["seats"][0]["connected"])
+
+        server.kill()  # SIGKILL: no disconnect runs, both players' rows stay young
+        await a.close()
+        await b.close()
+        server.start()
+        b = await Conn.open(server.ws_base, table["ws"], bob)  # Bob comes back, Ann never does
+
+        def ann_stood_in(m: dict) -> bool:
+            return m.get("type") == "state" and m["table"]["seats"][0]["stand_in"]
+
+        await b.send({"type": "sync"})
+        state = await b.wait_for(ann_stood_in, 20)  # well before the old rows would expire
+        assert state["table"]["seats"][0]["connected"] is False
+        assert state["table"]["seats"][1]["connected"] is True
         await b.close()
     finally:
         server.kill()

@@ -64,11 +64,16 @@ class Client:
     """A websocket client at one table, keeping every message it received."""
 
     def __init__(
-        self, table_id: str, cookie: str | None = None, origin: bytes = b"http://testserver"
+        self,
+        table_id: str,
+        cookie: str | None = None,
+        origin: bytes = b"http://testserver",
+        host: bytes = b"testserver",
+        extra: list[tuple[bytes, bytes]] | None = None,
     ) -> None:
         from cardtable.asgi import application
 
-        headers = [(b"origin", origin)]
+        headers = [(b"origin", origin), (b"host", host), *(extra or [])]
         if cookie:
             headers.append((b"cookie", cookie.encode()))
         self.comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)

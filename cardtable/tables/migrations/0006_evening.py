@@ -6,8 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0003_hiddenchat_from_dashboard'),
-        ('tables', '0003_secret_seed'),
+        ('tables', '0005_connection_process'),
     ]
 
     operations = [

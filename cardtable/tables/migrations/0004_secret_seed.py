@@ -7,7 +7,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0002_match_plural'),
+        ('tables', '0003_hiddenchat_from_dashboard'),
     ]
 
     operations = [
