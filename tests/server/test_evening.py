@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from cardtable.dashboard import live, stats
 from cardtable.tables import ending, services
-from cardtable.tables.models import Match, MoveRecord, Seat, Table
+from cardtable.tables.models import Connection, Match, MoveRecord, Seat, Table
 from tests.server.conftest import Client, make_player, new_player
 from tests.server.test_errors import expect, playing_table
 
@@ -121,7 +121,13 @@ async def test_a_bots_only_table_with_nobody_connected_pauses_until_someone_come
     watcher = await Client(table.pk).connect()  # a spectator: the bots play
     await watcher.until(lambda m: m["type"] == "state" and m["version"] > table.version, timeout=10)
     await watcher.close()
-    await asyncio.sleep(0.3)  # the move in flight when the spectator left lands
+    # The spectator's row goes, and the move in flight when they left lands: then all is still.
+    for _ in range(200):
+        task = driver.tasks.get(table.pk)
+        gone = not await database_sync_to_async(Connection.objects.filter(table_id=table.pk).exists)()
+        if gone and (task is None or task.done()):
+            break
+        await asyncio.sleep(0.05)
     paused = await database_sync_to_async(version_of)(table.pk)
     await asyncio.sleep(0.5)
     assert await database_sync_to_async(version_of)(table.pk) == paused  # no moves with nobody here
