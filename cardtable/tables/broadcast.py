@@ -39,13 +39,14 @@ def group_name(table_id: str) -> str:
 
 
 def table_changed(
-    table_id: str, version: int, *, wake: str | None = None, snapshot: dict[str, Any] | None = None
+    table_id: str, version: int, *, wake: str | None = None, snapshot: Callable[[], str] | None = None
 ) -> None:
     """Wake every connection of the table (from sync code, after commit) and tell the listeners.
 
     ``wake`` names this one broadcast, so the connections it reaches in one
     process can share a single read of the table (``state.shared_snapshot``).
-    ``snapshot``, the committed table as plain data, spares other processes that read.
+    ``snapshot`` gives the committed table as JSON text, which spares other
+    processes that read; if the layer refuses the wake with it, the wake goes without.
     """
     message: dict[str, Any] = {
         "type": "table.changed",
@@ -54,7 +55,7 @@ def table_changed(
     }
     if snapshot is not None and not isinstance(get_channel_layer(), InMemoryChannelLayer):
         # An in-memory layer reaches only this process, which holds the snapshot already.
-        message["snapshot"] = snapshot
+        message["snapshot"] = snapshot()
     _send(table_id, message)
     for listener in _listeners:
         try:
@@ -75,4 +76,8 @@ def _send(table_id: str, message: dict) -> None:
     try:
         async_to_sync(layer.group_send)(group_name(table_id), message)
     except Exception:  # a lost wake is repaired by sync/reconnect; never undo a committed move
-        log.exception("could not wake table %s", table_id)
+        if "snapshot" in message:  # without it the wake is small and plain: the readers read
+            log.exception("could not send table %s's snapshot; waking it without", table_id)
+            _send(table_id, {key: value for key, value in message.items() if key != "snapshot"})
+        else:
+            log.exception("could not wake table %s", table_id)

@@ -15,14 +15,15 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from cardtable.tables import broadcast
+from cardtable.tables import broadcast, clocks, names
 from cardtable.tables import state as state_builder
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import Match, MoveRecord, Player, Seat, Table
+from cardtable.tables.models import Match, MoveRecord, Player, Seat, Table, new_seed
 from games import get_game
 from games.bots import LEVELS
 from games.engine import GameError
@@ -49,13 +50,43 @@ def _no_lock() -> Iterator[None]:
     yield
 
 
-def save_changed(table: Table, fields: list[str]) -> int:
-    """Add one to the table's version, save, and wake everyone after commit."""
+def save_changed(
+    table: Table,
+    fields: list[str],
+    *,
+    keep_deadline: bool = False,
+    clear_timeout: bool = True,
+    match: tuple[int, int] | None = None,
+) -> int:
+    """Add one to the table's version, save, and wake everyone after commit.
+
+    The turn clock restarts with every change of a running clocked game, except
+    when ``keep_deadline`` (a move in a simultaneous phase that leaves the others
+    still to act: their deadline stands). ``last_timeout`` stays through the
+    bots' moves that follow a timeout (so a client that skips versions still
+    sees it) and is cleared by a human's move or any change to the seats.
+    """
     table.version += 1
-    table.save(update_fields=[*fields, "version", "updated"])
-    table_id, version = table.pk, table.version
-    transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+    clocks.restart(table, keep_deadline)
+    if clear_timeout and "last_timeout" not in fields:
+        table.last_timeout = []
+    table.save(update_fields=[*set(fields), "deadline", "last_timeout", "version", "updated"])
+    table_id, version, deadline = table.pk, table.version, table.deadline
+    if match is None:
+        transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+    else:  # a move: its snapshot goes with the wake (one read of the seats here, none per process)
+        seats, live = state_builder.seats_with_presence(table_id)
+        snap = state_builder.build(table, seats, live, match)
+        transaction.on_commit(lambda: _announce(snap))
+    if table.clock:
+        transaction.on_commit(lambda: _watch_deadline(table_id, deadline))
     return version
+
+
+def _watch_deadline(table_id: str, deadline: Any) -> None:
+    from cardtable.tables.bots import driver  # the driver imports this module
+
+    driver.watch(table_id, deadline)
 
 
 def seats_of(table: Table) -> list[Seat]:
@@ -95,10 +126,19 @@ def _require_status(table: Table, status: str, doing: str) -> None:
 
 
 def create_table(
-    player: Player | None, game_id: object, players: object = None, options: object = None
+    player: Player | None,
+    game_id: object,
+    players: object = None,
+    options: object = None,
+    clock: object = None,
 ) -> Table:
-    """Create a waiting table with empty seats; ``player`` becomes its host."""
+    """Create a waiting table with empty seats; ``player`` becomes its host.
+
+    ``clock`` is the seconds each turn may take: 0 or ``None`` for none, else
+    ``clocks.MIN_CLOCK`` to ``clocks.MAX_CLOCK``.
+    """
     player = _require_player(player)
+    seconds = clocks.check_clock(clock)
     try:
         game = get_game(game_id)
         count = game.info.check_players(players)  # type: ignore[arg-type]
@@ -108,7 +148,14 @@ def create_table(
     except GameError as error:
         raise TableError("bad_options", str(error)) from None
     with transaction.atomic():
-        table = Table.objects.create(game=game.info.id, players=count, options=resolved, host=player)
+        table = Table.objects.create(
+            game=game.info.id,
+            players=count,
+            options=resolved,
+            host=player,
+            clock=seconds,
+            alone_since=timezone.now(),  # nobody has connected yet
+        )
         Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(count))
     return table
 
@@ -139,6 +186,64 @@ def stand(table_id: str, player: Player | None) -> int:
         seat.away_since, seat.stand_in = None, False
         seat.save(update_fields=["player", "away_since", "stand_in"])
         return save_changed(table, [])
+
+
+def leave(table_id: str, player: Player | None) -> int:
+    """Leave your seat: before a game it is ``stand``; during or after one a bot plays it on.
+
+    The bot is the stand-in level's; the seat shows who left (``Seat.left``) and
+    the game's record notes the departure (``Match.left``), so its result is not
+    counted as an ordinary loss. A host who leaves hands the table to the next
+    seated human.
+    """
+    with locked_table(table_id) as table:
+        player = _require_player(player)
+        seat = _own_seat(table, player)
+        if table.status == Table.WAITING:
+            seat.player = None
+            seat.away_since, seat.stand_in, seat.timeouts = None, False, 0
+            seat.save(update_fields=["player", "away_since", "stand_in", "timeouts"])
+            return save_changed(table, [])
+        if table.ended:
+            raise TableError("wrong_status", "the table has ended")
+        match = Match.objects.filter(table=table, number=table.game_number).first()
+        if match is not None and match.result is None:
+            moves = match.moves.count()
+            departure = {"seat": seat.index, "player": player.pk, "name": player.name, "moves": moves}
+            match.left = [*match.left, departure]
+            match.save(update_fields=["left"])
+        seat.player, seat.bot_level, seat.left = None, settings.STAND_IN_LEVEL, player.name
+        seat.away_since, seat.stand_in, seat.timeouts = None, False, 0
+        seat.save(update_fields=["player", "bot_level", "left", "away_since", "stand_in", "timeouts"])
+        if table.host_id == player.pk:
+            heir = table.seats.filter(player__isnull=False).order_by("index").first()
+            table.host_id = heir.player_id if heir else None
+        return save_changed(table, ["host"])
+
+
+def takeover(table_id: str, player: Player | None, index: object) -> int:
+    """A player without a seat here takes over the seat a bot plays for someone who left."""
+    with locked_table(table_id) as table:
+        seats = seats_of(table)
+        seat = seat_at(table, seats, index)
+        player = _require_player(player)
+        if any(s.player_id == player.pk for s in seats):
+            raise TableError("seat_taken", "you already hold a seat at this table")
+        if not seat.left or seat.kind != "bot":
+            raise TableError("seat_taken", f"seat {seat.index} is not open to take over (nobody left it)")
+        if table.status != Table.PLAYING or table.ended:
+            raise TableError("wrong_status", f"take over a seat during a game (the table is {table.status})")
+        match = Match.objects.filter(table=table, number=table.game_number).first()
+        if match is not None:
+            for departure in match.left:
+                if departure["seat"] == seat.index and "taken_by" not in departure:
+                    departure["taken_by"] = player.pk
+            match.save(update_fields=["left"])
+        seat.player, seat.bot_level, seat.left = player, "", ""
+        seat.save(update_fields=["player", "bot_level", "left"])
+        if table.host_id is None:
+            table.host = player
+        return save_changed(table, ["host"])
 
 
 def _own_seat(table: Table, player: Player) -> Seat:
@@ -198,7 +303,7 @@ def _begin_game(table: Table) -> int:
     if empty:
         raise TableError("seats_empty", f"fill every seat first (empty: {', '.join(map(str, empty))})")
     game = get_game(table.game)
-    seed = secrets.randbits(31)
+    seed = new_seed()
     state = game.new(table.players, {k: v for k, v in table.options.items()}, seed)
     table.game_number += 1
     Match.objects.create(
@@ -252,9 +357,8 @@ def apply_move(
         if made is not None:
             return made
     with locked_table(table_id) as table:
-        seats, live = state_builder.seats_with_presence(table.pk)
         if player is not None:
-            seat = next((s.index for s in seats if s.player_id == player.pk), None)
+            seat = _own_seat(table, player).index
         if seat is None:
             raise TableError("not_seated", "you do not hold a seat at this table")
         if table.status != Table.PLAYING:
@@ -266,42 +370,66 @@ def apply_move(
             raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
         # A stand-in's move may have been computed before its human came back (a
         # return does not change the version): the seat is theirs again, so drop it.
-        if by == MoveRecord.STAND_IN and not seats[seat].stand_in:
+        if by == MoveRecord.STAND_IN and not table.seats.filter(index=seat, stand_in=True).exists():
             raise TableError("not_your_turn", f"seat {seat}'s player is back; the stand-in's move is dropped")
         # The match and its last move's number in one query (the row lock on the table
         # keeps both from changing under us).
         match = Match.objects.annotate(last_seq=Max("moves__seq")).get(table=table, number=table.game_number)
         if version is not None and version != table.version:
             check_version(table, match, seat, version)
-        try:
-            events = game.apply(state, seat, move)
-        except GameError as error:
-            raise TableError(error.code, str(error)) from None
-        version = table.version + 1
-        seq = (match.last_seq or 0) + 1
-        MoveRecord.objects.create(
-            match=match,
-            seq=seq,
-            seat=seat,
-            move=move,
-            by=by,
-            version=version,
-            to_act=to_act,
-            events=list(events),
-        )
-        table.state = game.to_json(state)
-        fields = ["state"]
-        if game.is_over(state):
-            table.status = Table.FINISHED
-            fields.append("status")
-            match.result = game.result(state)
-            match.finished = timezone.now()
-            match.save(update_fields=["result", "finished"])
-        table.version += 1
-        table.save(update_fields=[*fields, "version", "updated"])
-        snap = state_builder.build(table, seats, live, (match.pk, seq))
-        transaction.on_commit(lambda: _announce(snap))
-        return table.version
+        return apply_locked(table, game, state, match, seat, move, by, announce=True)
+
+
+def apply_locked(
+    table: Table, game: Any, state: Any, match: Match, seat: int, move: Any, by: str, announce: bool = False
+) -> int:
+    """Apply a checked seat's move to a locked table and log it; return the new version.
+
+    ``apply_move`` and the turn clock's timeouts (``clocks.expire``) both end
+    here, inside the transaction that holds the table's row lock. ``match`` must
+    carry ``last_seq`` (the number of its last move), which this keeps current.
+    With ``announce`` the wake carries the move's snapshot (``save_changed``).
+    """
+    to_act = list(game.to_act(state))
+    try:
+        events = game.apply(state, seat, move)
+    except GameError as error:
+        raise TableError(error.code, str(error)) from None
+    version = table.version + 1
+    match.last_seq = (match.last_seq or 0) + 1
+    MoveRecord.objects.create(
+        match=match,
+        seq=match.last_seq,
+        seat=seat,
+        move=move,
+        by=by,
+        version=version,
+        to_act=to_act,
+        events=list(events),
+    )
+    if by == MoveRecord.HUMAN and table.clock:  # the human is here and playing: no longer late or away
+        table.seats.filter(index=seat).exclude(timeouts=0, stand_in=False).update(timeouts=0, stand_in=False)
+    table.state = game.to_json(state)
+    fields = ["state"]
+    if game.is_over(state):
+        table.status = Table.FINISHED
+        fields.append("status")
+        match.result = game.result(state)
+        if match.left:
+            match.result["left"] = sorted({d["seat"] for d in match.left})
+        match.finished = timezone.now()
+        match.save(update_fields=["result", "finished"])
+    # Several seats acting at once, and others still to act after this move: the clock runs on.
+    keep = table.status == Table.PLAYING and set(game.to_act(state)) < set(to_act)
+    if by == MoveRecord.TIMEOUT:
+        fields.append("last_timeout")  # set by clocks.expire: the state says whom the server moved for
+    return save_changed(
+        table,
+        fields,
+        keep_deadline=keep,
+        clear_timeout=by in (MoveRecord.HUMAN, MoveRecord.ADMIN),
+        match=(match.pk, match.last_seq) if announce else None,
+    )
 
 
 def _apply_on_known(table_id: str, move: Any, version: int, player: Player) -> int | None:
@@ -321,6 +449,10 @@ def _apply_on_known(table_id: str, move: Any, version: int, player: Player) -> i
         or snap.version != version
         or snap.status != Table.PLAYING
         or player.pk not in snap.players
+        # A clocked table's move restarts its clock and may clear a seat's timeouts,
+        # and a human's move clears the last timeout: the locked way does those.
+        or snap.clock
+        or snap.table["last_timeout"]
     ):
         return None
     seat = snap.players.index(player.pk)
@@ -333,16 +465,16 @@ def _apply_on_known(table_id: str, move: Any, version: int, player: Player) -> i
         events = game.apply(state, seat, move)
     except GameError:
         return None  # the locked way gives the error, checked against the table as it is
+    if game.is_over(state):
+        return None  # the last move of a game: its result (and who left) is the locked way's
     match_id, last_seq = snap.match
     state_json = game.to_json(state)
-    over = game.is_over(state)
-    status = Table.FINISHED if over else Table.PLAYING
     now = timezone.now()
     guard = _sqlite_lock if connection.vendor == "sqlite" else _no_lock()
     try:
         with guard, transaction.atomic():
             updated = Table.objects.filter(pk=table_id, version=version, status=Table.PLAYING).update(
-                state=state_json, version=version + 1, status=status, updated=now
+                state=state_json, version=version + 1, updated=now
             )
             if not updated:
                 return None
@@ -356,13 +488,9 @@ def _apply_on_known(table_id: str, move: Any, version: int, player: Player) -> i
                 to_act=to_act,
                 events=list(events),
             )
-            if over:
-                Match.objects.filter(pk=match_id).update(result=game.result(state), finished=now)
             new = replace(
                 snap,
                 version=version + 1,
-                status=status,
-                table={**snap.table, "status": status},
                 state_json=state_json,
                 state=state,
                 match=(match_id, last_seq + 1),
@@ -377,7 +505,7 @@ def _announce(snap: state_builder.Snapshot) -> None:
     """After a move's commit: this process's connections take ``snap`` as is; the wake carries it on."""
     wake = secrets.token_hex(8)
     state_builder.announce(snap, wake)
-    broadcast.table_changed(snap.table_id, snap.version, wake=wake, snapshot=snap.to_wake())
+    broadcast.table_changed(snap.table_id, snap.version, wake=wake, snapshot=snap.to_wake)
 
 
 def check_version(table: Table, match: Match, seat: int, version: object) -> None:
@@ -414,11 +542,35 @@ def check_chat(player: Player | None, text: object) -> tuple[Player, str]:
     The consumer asks this before charging the chat allowance, so refused lines
     never use it up.
     """
-    if not isinstance(text, str) or not 1 <= len(text.strip()) <= 500 or len(text) > 500:
-        raise TableError("bad_message", "chat text is 1 to 500 characters")
-    if not encodes(text):
-        raise TableError("bad_message", "chat text must be valid Unicode (no lone surrogates)")
-    return _require_player(player), text.strip()
+    try:
+        line = names.clean_chat(text)  # normalised; no controls, direction overrides or mark piles
+    except names.BadText as error:
+        raise TableError("bad_message", str(error)) from None
+    return _require_player(player), line
+
+
+def chat_name(player: Player, seats: list[Seat]) -> str:
+    """The name a chat line shows: the player's name now, told apart as the table tells its seats apart."""
+    shown = names.disambiguate((s.index, s.player.name) for s in seats if s.player is not None)
+    own = next((s.index for s in seats if s.player_id == player.pk), None)
+    if own is not None:
+        return shown[own]
+    return names.watcher_name(player.name, shown.values())
+
+
+def chat_history(table_id: str, count: int = 50) -> list[dict]:
+    """The table's last chat lines, each under its speaker's name now (a rename shows)."""
+    from cardtable.tables.models import ChatMessage
+
+    lines = ChatMessage.objects.filter(table_id=table_id).select_related("player").order_by("-at", "-id")
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("player").order_by("index"))
+    history = []
+    for line in reversed(lines[:count]):
+        message = line.to_json()
+        if line.player is not None:
+            message["name"] = chat_name(line.player, seats)
+        history.append(message)
+    return history
 
 
 def post_chat(table_id: str, player: Player | None, text: object) -> dict:
@@ -429,8 +581,9 @@ def post_chat(table_id: str, player: Player | None, text: object) -> dict:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise TableError("not_found", f"there is no table {table_id!r}")
-    seat = table.seats.filter(player=player).values_list("index", flat=True).first()
+    seats = seats_of(table)
+    seat = next((s.index for s in seats if s.player_id == player.pk), None)
     line = ChatMessage.objects.create(table=table, player=player, seat=seat, name=player.name, text=line_text)
-    message = line.to_json()
+    message = line.to_json() | {"name": chat_name(player, seats)}
     transaction.on_commit(lambda: broadcast.chat(table_id, message))
     return message

@@ -9,13 +9,17 @@ for ``None``. The public table summary (``table_summary``) holds no game view.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import Any
 
-from cardtable.tables import presence
+from django.conf import settings
+
+from cardtable.tables import names, presence
 from cardtable.tables.models import Match, Seat, Table
 from games import get_game
 
@@ -44,7 +48,11 @@ def _keep_state(key: tuple[str, int], state: Any) -> None:
 
 
 def seat_json(seat: Seat, live: set[int]) -> dict[str, Any]:
-    """Return one seat as the protocol lists it, with ``stand_in`` when a bot plays for an absent human."""
+    """Return one seat as the protocol lists it, with ``stand_in`` when a bot plays for an absent human.
+
+    ``left`` names the player who left a seat a bot now plays; ``away_until`` is
+    when the stand-in takes the seat of a human whose connections have all gone.
+    """
     kind = seat.kind
     if kind == "human":
         name, connected = seat.player.name, seat.player_id in live
@@ -59,7 +67,15 @@ def seat_json(seat: Seat, live: set[int]) -> dict[str, Any]:
         "level": seat.bot_level or None,
         "connected": connected,
         "stand_in": seat.stand_in,
+        "left": seat.left or None,
+        "away_until": _away_until(seat, kind, connected),
     }
+
+
+def _away_until(seat: Seat, kind: str, connected: bool) -> str | None:
+    if kind != "human" or connected or seat.stand_in or seat.away_since is None:
+        return None
+    return (seat.away_since + timedelta(seconds=settings.DISCONNECT_GRACE)).isoformat()
 
 
 def table_json(table: Table, seats: list[Seat], live: set[int]) -> dict[str, Any]:
@@ -72,8 +88,21 @@ def table_json(table: Table, seats: list[Seat], live: set[int]) -> dict[str, Any
         "options": table.options,
         "host": table.host.name if table.host else None,
         "game_number": table.game_number,
-        "seats": [seat_json(seat, live) for seat in seats],
+        "seats": _told_apart([seat_json(seat, live) for seat in seats]),
+        "clock": table.clock,
+        "deadline": table.deadline.isoformat() if table.deadline else None,
+        "last_timeout": list(table.last_timeout or []),
+        "ended": table.ended or None,
     }
+
+
+def _told_apart(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Players whose names look alike are shown apart: ``Ann``, ``Ann (2)`` (docs/security.md S7)."""
+    shown = names.disambiguate((s["seat"], s["name"]) for s in seats if s["kind"] == "human")
+    for seat in seats:
+        if seat["seat"] in shown:
+            seat["name"] = shown[seat["seat"]]
+    return seats
 
 
 def load(table_id: str, with_state: bool = False) -> tuple[Table, list[Seat], set[int]]:
@@ -122,25 +151,36 @@ class Snapshot:
     host_id: int | None
     table: dict[str, Any]  # table_json: the part every seat's message shares
     players: tuple[int | None, ...]  # the player in each seat, by index
+    clock: int  # the turn clock's seconds per turn (0: none) and its deadline
+    deadline: datetime | None
     state_json: Any  # the game state as stored (None before the first game)
     state: Any = field(compare=False)  # the same, parsed once per version in this process
     # (match id, its last move's seq) when known: lets this process apply the next
     # move without reading the table first (services.apply_move).
     match: tuple[int, int] | None = field(default=None, compare=False)
 
-    def to_wake(self) -> dict[str, Any]:
-        """This snapshot as plain JSON-able data, for a wake to carry to other processes."""
-        return {
-            "table_id": self.table_id,
-            "version": self.version,
-            "game": self.game,
-            "status": self.status,
-            "host_id": self.host_id,
-            "table": self.table,
-            "players": list(self.players),
-            "state": self.state_json,
-            "match": list(self.match) if self.match else None,
-        }
+    def to_wake(self) -> str:
+        """This snapshot as JSON text, for a wake to carry to other processes.
+
+        Text, not a structure: the channel layer's msgpack cannot carry an
+        integer wider than 64 bits, which a game's stored state may hold.
+        """
+        return json.dumps(
+            {
+                "table_id": self.table_id,
+                "version": self.version,
+                "game": self.game,
+                "status": self.status,
+                "host_id": self.host_id,
+                "table": self.table,
+                "players": list(self.players),
+                "clock": self.clock,
+                "deadline": self.deadline.isoformat() if self.deadline else None,
+                "state": self.state_json,
+                "match": list(self.match) if self.match else None,
+            },
+            separators=(",", ":"),
+        )
 
 
 def build(table: Table, seats: list[Seat], live: set[int], match: tuple[int, int] | None = None) -> Snapshot:
@@ -156,14 +196,17 @@ def build(table: Table, seats: list[Seat], live: set[int], match: tuple[int, int
         host_id=table.host_id,
         table=table_json(table, seats, live),
         players=tuple(seat.player_id for seat in seats),
+        clock=table.clock,
+        deadline=table.deadline,
         state_json=table.state if table.game_number > 0 else None,
         state=state,
         match=match,
     )
 
 
-def from_wake(data: dict[str, Any]) -> Snapshot:
+def from_wake(text: str) -> Snapshot:
     """Rebuild a snapshot another process sent with its wake (``Snapshot.to_wake``): no database read."""
+    data = json.loads(text)
     state_json = data["state"]
     state = None
     if state_json is not None:
@@ -176,6 +219,8 @@ def from_wake(data: dict[str, Any]) -> Snapshot:
         host_id=data["host_id"],
         table=data["table"],
         players=tuple(data["players"]),
+        clock=data["clock"],
+        deadline=datetime.fromisoformat(data["deadline"]) if data["deadline"] else None,
         state_json=state_json,
         state=state,
         match=tuple(data["match"]) if data["match"] else None,  # type: ignore[arg-type]
@@ -305,8 +350,10 @@ async def shared_snapshot(table_id: str, wake: str, read: Callable[[str], Awaita
 def table_summary(table: Table) -> dict[str, Any]:
     """Return a table's public summary for the HTTP API: no hand, no view."""
     seats = list(table.seats.select_related("player").order_by("index"))
-    summary = table_json(table, seats, presence.live_players(table.pk))
+    live = presence.live_players(table.pk)
+    summary = table_json(table, seats, live)
     summary.update(
+        present=len(live),  # players connected, seated or watching (the lobby lists these first)
         url=f"/t/{table.pk}/",
         ws=f"/ws/tables/{table.pk}/",
         version=table.version,

@@ -58,7 +58,7 @@ function seatName(index) {
 function moveText(frame) {
   if (frame.seat === null) return "The deal, before any move.";
   const move = node("span", {}, `${seatName(frame.seat)} `, show(frame.move));
-  if (frame.by === "stand_in" || frame.by === "admin") move.append(` (${frame.by.replace("_", "-")})`);
+  if (["stand_in", "admin", "timeout"].includes(frame.by)) move.append(` (${frame.by.replace("_", "-")})`);
   return move;
 }
 

@@ -8,6 +8,7 @@ import { h, seatName } from "./layout.js";
 import { ensurePlayer } from "./name.js";
 import { addChat, renderScores, replayLink, setChatText, showResult, showSummary, toast } from "./panels.js";
 import { renderSeats } from "./seats.js";
+import { onMessage as eveningMessage, onState as eveningState } from "./evening.js";
 import agram from "./games/agram.js";
 import cribbage from "./games/cribbage.js";
 import hearts from "./games/hearts.js";
@@ -52,6 +53,7 @@ const client = new TableClient(room.dataset.ws, {
       for (const [k, line] of page.chatLines) if (!line.isConnected) page.chatLines.delete(k);
     }
   },
+  onOther: (msg) => eveningMessage(msg),
   onChatHidden: (msg) => {
     const shown = page.chatLines.get(chatKey(msg));
     if (shown) setChatText(shown, msg.text, true);
@@ -308,6 +310,7 @@ function render(msg) {
       $("over").hidden = true;
     });
   } else if (!finished) $("over").hidden = true;
+  eveningState(msg, send, page.player); // clocks, leave and take over (evening.js)
 }
 
 function setupInvite() {
