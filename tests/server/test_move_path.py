@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -147,3 +148,13 @@ async def test_the_in_memory_layer_sweeps_expired_messages_at_most_once_a_second
     await layer.group_send("g", {"type": "y"})
     assert len(sweeps) == 2
     assert "specific.inmemory!a" not in layer.groups.get("g", {})  # an expired message drops its channel
+
+
+def test_a_wake_carries_a_state_holding_integers_wider_than_msgpack_takes() -> None:
+    import msgpack
+
+    table, _ = hearts_table()
+    snap = state.snapshot(table.pk)
+    wide = replace(snap, state_json={**snap.state_json, "seed": 2**70})
+    carried = msgpack.unpackb(msgpack.packb({"snapshot": wide.to_wake()}))["snapshot"]  # as Redis carries it
+    assert state.from_wake(carried).state_json["seed"] == 2**70
