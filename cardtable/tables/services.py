@@ -84,9 +84,16 @@ def _require_status(table: Table, status: str, doing: str) -> None:
 
 
 def create_table(
-    player: Player | None, game_id: object, players: object = None, options: object = None
+    player: Player | None,
+    game_id: object,
+    players: object = None,
+    options: object = None,
+    seated: bool = True,
 ) -> Table:
-    """Create a waiting table with empty seats; ``player`` becomes its host."""
+    """Create a waiting table; ``player`` becomes its host, seated at seat 0, the other seats empty.
+
+    ``seated=False`` leaves every seat empty: a host who only watches (bot-only games).
+    """
     player = _require_player(player)
     try:
         game = get_game(game_id)
@@ -98,7 +105,10 @@ def create_table(
         raise TableError("bad_options", str(error)) from None
     with transaction.atomic():
         table = Table.objects.create(game=game.info.id, players=count, options=resolved, host=player)
-        Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(count))
+        # The creator sits down at once: a table made to play at is one's own seat.
+        Seat.objects.bulk_create(
+            Seat(table=table, index=i, player=player if seated and i == 0 else None) for i in range(count)
+        )
     return table
 
 
@@ -108,6 +118,9 @@ def sit(table_id: str, player: Player | None, index: object) -> int:
         seats = _seats(table)
         seat = _seat_at(table, seats, index)
         player = _require_player(player)
+        if seat.player_id == player.pk and table.status == Table.WAITING:
+            # Sitting where one sits already (the creator, seated on creation) changes nothing.
+            return _changed(table, [])
         if seat.kind != "empty":
             raise TableError("seat_taken", f"seat {seat.index} is taken")
         if any(s.player_id == player.pk for s in seats):
@@ -144,6 +157,9 @@ def add_bot(table_id: str, player: Player | None, index: object, level: object) 
     with locked_table(table_id) as table:
         seat = _seat_at(table, _seats(table), index)
         player = _require_player(player)
+        if seat.player_id == player.pk and table.status == Table.WAITING:
+            # Sitting where one sits already (the creator, seated on creation) changes nothing.
+            return _changed(table, [])
         if seat.kind != "empty":
             raise TableError("seat_taken", f"seat {seat.index} is taken")
         _require_host(table, player)

@@ -1,5 +1,5 @@
 // The seats around the felt: names, bots, presence, card backs, whose turn,
-// and before the game the "Sit here", "Add bot", "Remove bot" buttons.
+// and before the game the "Sit here", "Move here", "Remove bot" buttons.
 
 import { backSvg } from "./cards.js";
 import { h, seatName, seatPoint } from "./layout.js";
@@ -23,19 +23,16 @@ function controls(ctx, info, send) {
   if (table.status !== "waiting") return null;
   const box = h("div", { class: "seat-controls" });
   const seat = info.seat;
-  if (info.kind === "empty") {
-    if (ctx.player && you.seat === null) {
+  if (info.kind === "empty" && ctx.player) {
+    if (you.seat === null || you.seat === undefined) {
       box.append(h("button", { type: "button", class: "btn small primary", onclick: () => send({ type: "sit", seat }), text: "Sit here" }));
-    }
-    if (you.host) {
-      const id = `bot-level-${seat}`;
-      const select = h("select", { id, class: "level" });
-      for (const level of LEVELS) select.add(new Option(level, level, level === "normal", level === "normal"));
-      box.append(
-        h("label", { for: id, class: "visually-hidden", text: "Bot level" }),
-        select,
-        h("button", { type: "button", class: "btn small", onclick: () => send({ type: "bot", seat, level: select.value }), text: "Add bot" }),
-      );
+    } else {
+      // Changing seats before the start: stand up, then sit down here.
+      const move = () => {
+        send({ type: "stand" });
+        send({ type: "sit", seat });
+      };
+      box.append(h("button", { type: "button", class: "btn small", onclick: move, text: "Move here" }));
     }
   } else if (info.kind === "bot" && you.host) {
     box.append(h("button", { type: "button", class: "btn small", onclick: () => send({ type: "unbot", seat }), text: "Remove bot" }));
@@ -43,6 +40,24 @@ function controls(ctx, info, send) {
     box.append(h("button", { type: "button", class: "btn small ghost", onclick: () => send({ type: "stand" }), text: "Leave seat" }));
   }
   return box.childElementCount ? box : null;
+}
+
+/** The host's "Fill with bots" control: a level and one button that fills every empty seat. */
+export function fillControl(ctx, send) {
+  const empty = ctx.table.seats.filter((s) => s.kind === "empty");
+  if (!ctx.you.host || ctx.table.status !== "waiting" || !empty.length) return null;
+  const select = h("select", { id: "fill-level", class: "level" });
+  for (const level of LEVELS) select.add(new Option(level, level, level === "normal", level === "normal"));
+  const fill = () => {
+    for (const info of ctx.table.seats) if (info.kind === "empty") send({ type: "bot", seat: info.seat, level: select.value });
+  };
+  return h(
+    "span",
+    { class: "fill-bots" },
+    h("label", { for: "fill-level", text: "Bot level" }),
+    select,
+    h("button", { type: "button", class: "btn", onclick: fill, text: "Fill with bots" }),
+  );
 }
 
 /** Draw every seat onto `root`; `bubble(seat)` gives the last move's label for a seat. */

@@ -7,7 +7,7 @@ import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
 import { h, seatName } from "./layout.js";
 import { ensurePlayer } from "./name.js";
 import { addChat, renderScores, replayLink, setChatText, showResult, showSummary, toast } from "./panels.js";
-import { renderSeats } from "./seats.js";
+import { fillControl, renderSeats } from "./seats.js";
 import agram from "./games/agram.js";
 import cribbage from "./games/cribbage.js";
 import hearts from "./games/hearts.js";
@@ -48,6 +48,7 @@ const client = new TableClient(room.dataset.ws, {
       return;
     }
     page.chatLines.set(key, addChat($("chat-log"), msg));
+    if (page.msg) chatUnseen();
     if (page.chatLines.size > 300) {
       for (const [k, line] of page.chatLines) if (!line.isConnected) page.chatLines.delete(k);
     }
@@ -136,7 +137,8 @@ function renderActions(ctx) {
     if (you.host && !empty) {
       root.append(h("button", { type: "button", class: "btn primary big", onclick: () => send({ type: "start" }), text: "Start game" }));
     } else if (you.host) {
-      root.append(h("p", { class: "hint", text: `Fill the ${empty} empty seat${empty > 1 ? "s" : ""} (invite a friend or add a bot), then start.` }));
+      const fill = fillControl(ctx, send);
+      root.append(h("p", { class: "hint", text: `${empty} empty seat${empty > 1 ? "s" : ""}: invite a friend or` }), fill);
     } else {
       root.append(h("p", { class: "hint", text: empty ? "Waiting for the seats to fill." : "Waiting for the host to start." }));
     }
@@ -336,9 +338,45 @@ function setupChat() {
   });
 }
 
+/** On narrow screens the panels live in a drawer the top bar's tabs open, one panel at a time. */
+function setupPanels() {
+  const side = $("side");
+  const tabs = [...document.querySelectorAll("#panel-tabs .tab")];
+  const close = () => {
+    side.classList.remove("open");
+    tabs.forEach((t) => t.setAttribute("aria-expanded", "false"));
+  };
+  for (const tab of tabs) {
+    tab.addEventListener("click", () => {
+      const wasOpen = tab.getAttribute("aria-expanded") === "true";
+      close();
+      if (wasOpen) return;
+      for (const panel of side.querySelectorAll(":scope > .panel")) panel.classList.toggle("current", panel.id === tab.dataset.panel);
+      side.classList.add("open");
+      tab.setAttribute("aria-expanded", "true");
+      if (tab.dataset.panel === "chat-panel") $("chat-dot").hidden = true;
+      const first = $(tab.dataset.panel).querySelector("input, button, a");
+      if (first && tab.dataset.panel === "chat-panel") $("chat-input").focus();
+    });
+  }
+  $("side-close").addEventListener("click", close);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && side.classList.contains("open")) close();
+  });
+}
+
+/** A new chat line while the chat is out of sight (in the closed drawer): a dot on its tab. */
+function chatUnseen() {
+  const tabs = $("panel-tabs");
+  if (getComputedStyle(tabs).display === "none") return;
+  if ($("side").classList.contains("open") && $("chat-panel").classList.contains("current")) return;
+  $("chat-dot").hidden = false;
+}
+
 installSuitSymbols();
 setupInvite();
 setupChat();
+setupPanels();
 window.addEventListener("resize", () => fitHand($("hand")));
 window.cardtable = { client, page, cardList };
 ensurePlayer((player) => {
