@@ -48,7 +48,8 @@ FIT_JS = """() => {
       if (r.width === 0 && r.height === 0) continue;
       if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1) {
         const label = node.dataset.card || node.textContent.trim().slice(0, 30);
-        problems.push(`${name} ${label} at [${Math.round(r.left)}, ${Math.round(r.top)}, ${Math.round(r.right)}, ${Math.round(r.bottom)}]`);
+        const box = [r.left, r.top, r.right, r.bottom].map(Math.round).join(', ');
+        problems.push(`${name} ${label} at [${box}]`);
       }
     }
   }
