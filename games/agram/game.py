@@ -31,6 +31,7 @@ from games.engine import (
     OneSeatGame,
     Option,
     deal_record,
+    noted_deal,
     played_card,
     redeal_unseen,
     winners_of,
@@ -46,6 +47,7 @@ class AgramState:
     """One game of Agram. Hands and ``played`` are bitmasks; ``trick`` is in play order."""
 
     __slots__ = (
+        "history",
         "players",
         "options",
         "seed",
@@ -88,6 +90,7 @@ class AgramState:
     played: int  # every card played this deal
     dealt: list[int]  # the hands as dealt, for the log
     stock: list[int]  # the undealt cards, top first
+    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
 
 
 # ``last_trick`` ([leader, cards, winner]) is converted by hand.
@@ -121,6 +124,7 @@ class Agram(OneSeatGame):
         state.seed = seed
         state.target = options["target"]
         state.scores = [0] * players
+        state.history = []
         state.over = False
         state.deal_winner = None
         state.last_trick = None
@@ -185,6 +189,7 @@ class Agram(OneSeatGame):
             return NO_EVENTS
         state.scores[winner] += 1
         state.deal_winner = winner
+        state.history = noted_deal(state.history, state.deal_number + 1, state.scores, winner=winner)
         if state.scores[winner] >= state.target:
             state.over = True
             return NO_EVENTS
@@ -200,6 +205,7 @@ class Agram(OneSeatGame):
             "phase": "over" if state.over else "play",
             "turn": None if state.over else state.turn,
             "hand_counts": [h.bit_count() for h in state.hands],
+            "history": [dict(record) for record in state.history],
             "scores": list(state.scores),
             "dealer": state.dealer,
             "deal_number": state.deal_number + 1,
@@ -243,7 +249,7 @@ class Agram(OneSeatGame):
     def from_json(self, data: dict[str, Any]) -> AgramState:
         """Rebuild a state from ``to_json``'s output."""
         state = AgramState()
-        FIELDS.from_json(state, data)
+        FIELDS.from_json(state, {"history": [], **data})  # states saved before it
         if data["last_trick"] is not None:
             leader, cards, winner = data["last_trick"]
             state.last_trick = [leader, [CARD_INDEX[c] for c in cards], winner]

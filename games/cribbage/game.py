@@ -30,7 +30,18 @@ from games.cards import shuffled as shuffled_deck
 from games.cribbage.play import FITS, peg_items
 from games.cribbage.scoring import VALUES, breakdown_cards, score_cards
 from games.cribbage.state import CribbageState, clone_state, state_from_json, state_to_json
-from games.engine import NO_EVENTS, Event, Game, GameInfo, Move, Option, deal_hidden, deal_record, winners_of
+from games.engine import (
+    NO_EVENTS,
+    Event,
+    Game,
+    GameInfo,
+    Move,
+    Option,
+    deal_hidden,
+    deal_record,
+    noted_deal,
+    winners_of,
+)
 
 GO: Move = {"go": True}
 NEXT: Move = {"next": True}  # the next dealer gathers the cards after the show
@@ -38,6 +49,16 @@ DISCARD_ONE: tuple[Move, ...] = tuple({"discard": [name]} for name in CARD_NAMES
 DISCARD_TWO: dict[tuple[int, int], Move] = {
     (a, b): {"discard": [CARD_NAMES[a], CARD_NAMES[b]]} for a, b in combinations(range(52), 2)
 }
+
+
+def count_cards(seats: list[int], cards: list[int]) -> list[dict[str, Any]]:
+    """Return a count's cards in play order, each with the count after it and what it pegged."""
+    shown, count = [], 0
+    for i, (seat, card) in enumerate(zip(seats, cards, strict=True)):
+        count += VALUES[card % 13]
+        pegged = [{"kind": kind, "points": points} for kind, points in peg_items(cards[: i + 1], count)]
+        shown.append({"seat": seat, "card": CARD_NAMES[card], "count": count, "pegged": pegged})
+    return shown
 
 
 class Cribbage(Game):
@@ -61,6 +82,7 @@ class Cribbage(Game):
         state.target = options["target"]
         state.sides = 2 if players == 4 else players
         state.scores = [0] * state.sides
+        state.history = []
         state.deal_number = 0
         state.dealer = random.Random(seed).randrange(players)
         self._deal(state)
@@ -92,6 +114,7 @@ class Cribbage(Game):
         state.last = None
         state.pegged = []
         state.show = None
+        state.last_count = None
 
     # Who acts and what they may do.
 
@@ -234,6 +257,10 @@ class Cribbage(Game):
         cards_out = not any(hands)
         if state.count != 31 and self._score(state, last, 1, "last card" if cards_out else "go"):
             return NO_EVENTS
+        # The finished count stays on the table until the next one begins.
+        go = [[s, kind, points] for s, kind, points in state.pegged if kind in ("go", "last card")]
+        names = [[s, CARD_NAMES[c]] for s, c in zip(state.pile_seats, state.pile, strict=True)]
+        state.last_count = [names, go[0] if go else None]
         state.count = 0
         state.pile = []
         state.pile_seats = []
@@ -259,6 +286,8 @@ class Cribbage(Game):
             state.show.append([seat, is_crib, mask, start, points])
             if self._score(state, seat, points):
                 break
+        scores = [state.scores[s % state.sides] for s in range(n)]
+        state.history = noted_deal(state.history, state.deal_number + 1, scores, dealer=state.dealer)
         return NO_EVENTS
 
     # What each seat sees.
@@ -289,7 +318,18 @@ class Cribbage(Game):
             "pegged": [{"seat": s, "kind": kind, "points": points} for s, kind, points in state.pegged],
             "show": None,
             "last": None,
+            # Each card of this count with the count after it and what it pegged.
+            "count_cards": count_cards(state.pile_seats, state.pile),
+            "last_count": None,
+            "history": [dict(record) for record in state.history],
         }
+        if state.last_count is not None and playing:
+            names, go = state.last_count
+            seats, cards = [s for s, _ in names], [CARD_INDEX[c] for _, c in names]
+            view["last_count"] = {
+                "cards": count_cards(seats, cards),
+                "go": None if go is None else {"seat": go[0], "kind": go[1], "points": go[2]},
+            }
         if seat is not None:
             view["hand"] = names_in(state.hands[seat])
         if state.last is not None:

@@ -42,6 +42,8 @@ class CribbageState:
         "last",
         "pegged",
         "show",
+        "last_count",
+        "history",
     )
 
     players: int
@@ -70,6 +72,8 @@ class CribbageState:
     last: list | None  # [seat, move] of the last move this deal
     pegged: list[list]  # [[seat, kind, points]] scored by the last move
     show: list[list] | None  # [[seat, is_crib, mask, start, points]] of the last show
+    last_count: list | None  # the previous count of this deal: [[seat, card name], ...], then the go
+    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
 
 
 # ``start``, ``last``, ``pegged`` and ``show`` are converted by hand.
@@ -99,7 +103,7 @@ def state_to_json(state: CribbageState) -> dict[str, Any]:
 def state_from_json(data: dict[str, Any]) -> CribbageState:
     """Rebuild a state from ``state_to_json``'s output."""
     state = CribbageState()
-    FIELDS.from_json(state, data)
+    FIELDS.from_json(state, {"last_count": None, "history": [], **data})  # states saved before either
     state.start = None if data["start"] is None else CARD_INDEX[data["start"]]
     if data["show"] is not None:
         state.show = [

@@ -33,6 +33,7 @@ from games.engine import (
     OneSeatGame,
     Option,
     deal_record,
+    noted_deal,
     redeal_unseen,
     winners_of,
 )
@@ -51,6 +52,7 @@ class NinetyEightState:
     """One game of Ninety-Eight: hands are bitmasks, ``stock`` has its top card last."""
 
     __slots__ = (
+        "history",
         "players",
         "options",
         "seed",
@@ -85,6 +87,7 @@ class NinetyEightState:
     last: list | None  # [seat, card] of the last play this deal
     deal_loser: int | None  # who lost the last finished deal (None: no loser, or none yet)
     last_deal: list | None  # [loser | None, total, last card] of the last finished deal
+    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
 
 
 # ``stock`` (stored top first, kept top last) and ``last_deal`` are converted by hand.
@@ -116,6 +119,7 @@ class NinetyEight(OneSeatGame):
         state.options = options
         state.seed = seed
         state.lives = [options["lives"]] * players
+        state.history = []
         state.over = False
         state.deal_loser = None
         state.last_deal = None
@@ -172,6 +176,10 @@ class NinetyEight(OneSeatGame):
         lives = state.lives
         if loser is not None:
             lives[loser] -= 1
+        record = {"loser": loser, "total": state.total}
+        state.history = noted_deal(
+            state.history, state.deal_number + 1, lives, [state.options["lives"]] * len(lives), **record
+        )
         if state.options["lives"] == 1 or sum(1 for left in lives if left > 0) <= 1:
             state.over = True
             return NO_EVENTS
@@ -198,6 +206,7 @@ class NinetyEight(OneSeatGame):
             "phase": "over" if state.over else "play",
             "turn": None if state.over else state.turn,
             "hand_counts": [h.bit_count() for h in state.hands],
+            "history": [dict(record) for record in state.history],
             "scores": self.scores(state),
             "dealer": state.dealer,
             "deal_number": state.deal_number + 1,
@@ -243,7 +252,7 @@ class NinetyEight(OneSeatGame):
     def from_json(self, data: dict[str, Any]) -> NinetyEightState:
         """Rebuild a state from ``to_json``'s output."""
         state = NinetyEightState()
-        FIELDS.from_json(state, data)
+        FIELDS.from_json(state, {"history": [], **data})  # states saved before it
         state.stock = [CARD_INDEX[c] for c in reversed(data["stock"])]
         if data["last_deal"] is not None:
             loser, total, card = data["last_deal"]
