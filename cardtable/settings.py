@@ -186,6 +186,8 @@ CONNECTION_TTL = float(os.environ.get("CONNECTION_TTL", "45"))
 # Per-connection rate limits (messages a second, and the burst allowed).
 WS_RATE, WS_BURST = 20.0, 60.0
 CHAT_RATE, CHAT_BURST = 0.5, 5.0
+# Hints (the normal bot's move for the asker's seat): per connection, a burst then one each 5 s.
+HINT_RATE, HINT_BURST = 0.2, 3.0
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", True)

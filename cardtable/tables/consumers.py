@@ -20,7 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from cardtable.tables import broadcast, heartbeat, presence, services
-from cardtable.tables.bots import driver
+from cardtable.tables.bots import choose, driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import player_from_scope
@@ -44,6 +44,7 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "sync": {},
     "chat": {"text": str},
     "rematch": {},
+    "hint": {},
 }
 
 
@@ -116,6 +117,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.player = await database_sync_to_async(player_from_scope)(self.scope)
         self.messages = TokenBucket(settings.WS_RATE, settings.WS_BURST)
+        # A hint runs the normal bot: a few per minute per connection.
+        self.hints = TokenBucket(settings.HINT_RATE, settings.HINT_BURST)
         # Chat is limited per player, all their tabs together (creation time in the
         # key: a test database that reuses ids gets fresh buckets).
         if self.player is not None:
@@ -210,6 +213,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             services.check_chat(player, message["text"])
             self.chats.take()
             await database_sync_to_async(services.post_chat)(self.table_id, player, message["text"])
+        elif kind == "hint":
+            await self._hint(message)
         elif kind == "move":
             if player is None:
                 raise TableError("no_player", "spectators cannot move; choose a name and sit first")
@@ -226,6 +231,17 @@ class TableConsumer(AsyncWebsocketConsumer):
                 "rematch": lambda: services.rematch(self.table_id, player),
             }[kind]
             await database_sync_to_async(call)()
+
+    async def _hint(self, message: dict[str, Any]) -> None:
+        """Answer this connection (only) with the normal bot's move for its own seat."""
+        if not self.hints.has_token():
+            raise TableError("rate_limited", "too many hints; wait a moment")
+        job = await db_call(services.hint_job)(self.table_id, self.player)
+        self.hints.take()
+        loop = asyncio.get_running_loop()
+        # The bot thinks in a worker thread, as the bot driver's do: the event loop stays free.
+        move = await loop.run_in_executor(None, choose, job.game, job.state, job.seat, "normal", job.seed)
+        await self._send_json({"type": "hint", "move": move, "id": _echo_id(message)})
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         """The table changed (or someone came or went): send our seat's state if it is news."""

@@ -12,6 +12,7 @@ import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
@@ -295,6 +296,38 @@ def apply_move(
             match.finished = timezone.now()
             match.save(update_fields=["result", "finished"])
         return _changed(table, fields)
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """What a hint is computed from: the game, its state, the asking seat, a seed."""
+
+    game: str
+    state: dict
+    seat: int
+    seed: int
+
+
+def hint_job(table_id: str, player: Player | None) -> HintJob:
+    """Check that ``player`` may ask for a hint now (seated, game running, to act); return what to compute.
+
+    Errors come in the protocol's order: no_player, not_seated, game_not_running, not_your_turn.
+    Nothing changes at the table.
+    """
+    player = _require_player(player)
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise TableError("not_found", f"there is no table {table_id!r}")
+    seat = _own_seat(table, player).index
+    if table.status != Table.PLAYING:
+        raise TableError("game_not_running", f"no game is running (the table is {table.status})")
+    game = get_game(table.game)
+    if seat not in game.to_act(game.from_json(table.state)):
+        raise TableError("not_your_turn", "a hint is for your own turn")
+    seed = Match.objects.filter(table=table, number=table.game_number).values_list("seed", flat=True).first()
+    return HintJob(
+        table.game, table.state, seat, ((seed or 0) * 1_000_003 + table.version * 31 + seat) & 0x7FFFFFFF
+    )
 
 
 def check_version(table: Table, match: Match, seat: int, version: object) -> None:

@@ -3,8 +3,8 @@
 
 import { h, seatName } from "./layout.js";
 
-/** The score table: every seat's score now, then each deal as this page saw it. */
-export function renderScores(root, ctx, history) {
+/** The score table: every seat's score now, then each finished deal from the view's history. */
+export function renderScores(root, ctx) {
   const { view, table } = ctx;
   root.replaceChildren();
   if (!view || !Array.isArray(view.scores)) {
@@ -29,19 +29,37 @@ export function renderScores(root, ctx, history) {
   root.append(t);
   const goal = ctx.game.goal ? ctx.game.goal(ctx) : "";
   if (goal) root.append(h("p", { class: "hint", text: goal }));
-  if (history.length) {
-    const hist = h("table", { class: "score-table history" });
-    hist.append(h("caption", { text: "After each deal" }));
-    const hr = h("tr", {}, h("th", { scope: "col", text: "Deal" }));
-    table.seats.forEach((_, seat) => hr.append(h("th", { scope: "col", text: seatName(ctx, seat) })));
-    hist.append(hr);
-    history.forEach((entry) => {
-      const tr = h("tr", {}, h("th", { scope: "row", text: String(entry.deal) }));
-      entry.scores.forEach((s) => tr.append(h("td", { class: "num", text: String(s) })));
-      hist.append(tr);
+  const history = historyTable(ctx);
+  if (history) root.append(history);
+}
+
+/**
+ * The per-deal history as a table (from the view, so a late joiner sees it all):
+ * a row per finished deal, each seat's score after it and what it gained, and
+ * the game's own marks (who took the queen, who shot the moon).
+ */
+export function historyTable(ctx) {
+  const { view, table } = ctx;
+  const history = (view && view.history) || [];
+  if (!history.length) return null;
+  const hist = h("table", { class: "score-table history", id: "history-table" });
+  hist.append(h("caption", { text: ctx.game.historyTitle || "After each deal" }));
+  const hr = h("tr", {}, h("th", { scope: "col", text: ctx.game.historyLabel || "Deal" }));
+  table.seats.forEach((_, seat) => hr.append(h("th", { scope: "col", text: seatName(ctx, seat) })));
+  hist.append(hr);
+  for (const record of history) {
+    const tr = h("tr", {}, h("th", { scope: "row", text: String(record.deal) }));
+    record.scores.forEach((score, seat) => {
+      const gained = record.points[seat];
+      const marks = ctx.game.historyMarks ? ctx.game.historyMarks(record, seat) : "";
+      const delta = gained ? ` (${gained > 0 ? "+" : ""}${gained})` : "";
+      tr.append(h("td", { class: "num", title: marks || null }, String(score), h("small", { class: "delta", text: delta }), marks ? h("span", { class: "mark", text: ` ${marks}` }) : null));
     });
-    root.append(hist);
+    hist.append(tr);
   }
+  const note = ctx.game.historyNote ? ctx.game.historyNote(ctx) : "";
+  if (note) hist.append(h("tr", {}, h("td", { class: "history-note", colspan: String(table.seats.length + 1), text: note })));
+  return hist;
 }
 
 /** Add a chat line to the log; returns its element, so the line can be changed later. */
@@ -79,10 +97,10 @@ export function showSummary(root, summary, onClose) {
     root.hidden = true;
     return;
   }
+  // The OK button heads the box: a long summary (the show's crib) scrolls under it, never hides it.
   root.append(
-    h("h2", { class: "summary-title", text: summary.title }),
+    h("div", { class: "summary-head" }, h("h2", { class: "summary-title", text: summary.title }), h("button", { type: "button", class: "btn small", onclick: onClose, text: "OK" })),
     summary.body,
-    h("button", { type: "button", class: "btn small", onclick: onClose, text: "OK" }),
   );
   root.hidden = false;
 }

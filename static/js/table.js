@@ -4,7 +4,7 @@
 import { TableClient, api } from "./client.js";
 import { cardList, cardName, installSuitSymbols } from "./cards.js";
 import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
-import { h, seatName } from "./layout.js";
+import { h, seatName, trickNode } from "./layout.js";
 import { ensurePlayer } from "./name.js";
 import { addChat, renderScores, replayLink, setChatText, showResult, showSummary, toast } from "./panels.js";
 import { fillControl, renderSeats } from "./seats.js";
@@ -33,7 +33,6 @@ const page = {
   summaryClosed: null,
   resultClosed: null,
   chatLines: new Map(), // a line's key (chatKey) -> its <li>
-  history: JSON.parse(sessionStorage.getItem(`scores-${tableId}`) || "[]"),
 };
 
 const client = new TableClient(room.dataset.ws, {
@@ -53,12 +52,25 @@ const client = new TableClient(room.dataset.ws, {
       for (const [k, line] of page.chatLines) if (!line.isConnected) page.chatLines.delete(k);
     }
   },
+  onHint: (msg) => {
+    const ctx = page.ctx;
+    if (!ctx || !page.hintAsked) return;
+    page.hintAsked = false;
+    const move = msg.move || {};
+    const cards = typeof move.play === "string" ? [move.play] : Object.values(move).find((v) => Array.isArray(v)) || [];
+    page.hint = { version: ctx.version, cards, move };
+    if (!cards.length) toast(`Hint: ${ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move)}`);
+    else toast(`Hint: ${cards.map(cardName).join(", ")}`);
+    drawHand(ctx);
+    renderTools(ctx);
+  },
   onChatHidden: (msg) => {
     const shown = page.chatLines.get(chatKey(msg));
     if (shown) setChatText(shown, msg.text, true);
   },
   onError: (msg) => {
     page.pending = false;
+    page.hintAsked = false;
     toast(msg.message || msg.code);
     if (page.msg) render(page.msg);
   },
@@ -111,7 +123,16 @@ function chosen(ctx) {
 
 function drawHand(ctx) {
   const hand = (ctx && ctx.view && ctx.view.hand) || [];
-  renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), page.selected, page.pending, onCard);
+  renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), page.selected, page.pending, onCard, handMarks(ctx));
+}
+
+/** Cards to mark in the hand: the hint's card, else what the game marks (cards passed to you). */
+function handMarks(ctx) {
+  if (!ctx || !ctx.view) return null;
+  if (page.hint && page.hint.version === ctx.version && page.hint.cards.length) {
+    return { cards: new Set(page.hint.cards), label: "suggested", short: "hint" };
+  }
+  return ctx.game.handMarks ? ctx.game.handMarks(ctx) : null;
 }
 
 function onCard(card) {
@@ -167,6 +188,51 @@ function renderActions(ctx) {
   }
 }
 
+/** The tools beside the turn banner: "Hint" on your turn, "Last trick" while there is one. */
+function renderTools(ctx) {
+  const root = $("table-tools");
+  root.querySelectorAll(".tool").forEach((node) => node.remove());
+  if (!ctx || !ctx.view) return;
+  const { view } = ctx;
+  if (view.last_trick && view.phase === "play") {
+    root.append(h("button", { type: "button", class: "btn small ghost tool", id: "last-trick-button", onclick: () => openLastTrick(ctx), text: "Last trick" }));
+  }
+  if (ctx.legal.length && ctx.seated && ctx.table.status === "playing") {
+    const asked = page.hint && page.hint.version === ctx.version;
+    root.append(
+      h("button", {
+        type: "button",
+        class: "btn small ghost tool",
+        id: "hint-button",
+        disabled: asked || page.hintAsked,
+        onclick: () => {
+          page.hintAsked = true;
+          send({ type: "hint", id: `hint-${ctx.version}` });
+          renderTools(ctx);
+        },
+        text: asked ? "Hint shown" : "Hint",
+      }),
+    );
+  }
+}
+
+/** Show the last finished trick again, with who took it, until closed. */
+function openLastTrick(ctx) {
+  const { cards, winner } = ctx.view.last_trick;
+  const caption = `${seatName(ctx, winner)} took it`;
+  const close = () => {
+    $("review").hidden = true;
+  };
+  $("review-card").replaceChildren(
+    h("h2", { id: "review-title", text: "Last trick" }),
+    h("p", { class: "review-caption", text: caption }),
+    h("div", { class: "summary-trick review-trick" }, trickNode(ctx, cards, { winner, caption })),
+    h("div", { class: "row end" }, h("button", { type: "button", class: "btn primary", onclick: close, text: "Close" })),
+  );
+  $("review").hidden = false;
+  $("review-card").querySelector("button").focus();
+}
+
 function turnText(ctx) {
   const { table, view, legal, toAct } = ctx;
   if (table.status === "waiting") return table.seats.some((s) => s.kind === "empty") ? "Waiting for players" : "Ready to start";
@@ -215,21 +281,6 @@ function animateLast(ctx) {
   );
 }
 
-/** Note each deal's scores as it starts; a finished deal's row is the next one's start. */
-function trackHistory(ctx) {
-  const view = ctx.view;
-  if (!view || !Array.isArray(view.scores)) return [];
-  const deal = view.deal_number ?? view.deal ?? null;
-  if (deal === null) return [];
-  const lastEntry = page.history[page.history.length - 1];
-  if (lastEntry && lastEntry.deal > deal) page.history = []; // a rematch started over
-  if (!page.history.some((e) => e.deal === deal)) page.history.push({ deal, start: [...view.scores] });
-  sessionStorage.setItem(`scores-${tableId}`, JSON.stringify(page.history));
-  const rows = page.history.slice(0, -1).map((e, i) => ({ deal: e.deal, scores: page.history[i + 1].start || [] }));
-  if (view.result) rows.push({ deal, scores: [...view.result.scores] });
-  return rows;
-}
-
 function render(msg) {
   const first = !page.msg;
   const prev = page.ctx;
@@ -253,6 +304,7 @@ function render(msg) {
     players: table.seats.length,
     player: page.player,
     prev: prev ? prev.view : null,
+    version: msg.version,
     moves: classify(legal),
     freshLast: !first && lastKey !== null && lastKey !== page.lastKey,
   };
@@ -281,8 +333,8 @@ function render(msg) {
   $("felt-info").replaceChildren(...(headline ? [headline] : []));
   drawHand(ctx);
   renderActions(ctx);
-  const shown = trackHistory(ctx);
-  renderScores($("scores"), ctx, shown);
+  renderTools(ctx);
+  renderScores($("scores"), ctx);
   animateLast(ctx);
 
   const turn = turnText(ctx);
@@ -362,6 +414,7 @@ function setupPanels() {
   $("side-close").addEventListener("click", close);
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && side.classList.contains("open")) close();
+    if (event.key === "Escape") $("review").hidden = true;
   });
 }
 

@@ -58,6 +58,29 @@ function board(ctx) {
   return h("div", { class: "board", role: "img", "aria-label": `Board to ${view.target}: ${label}` }, svg, legend);
 }
 
+/** The cards of a count in play order, each with what it pegged beside it. */
+function countPile(ctx, cards, finished) {
+  const label = finished ? "The count just finished" : "Cards in this count";
+  const pile = h("div", { class: `count-pile${finished ? " finished" : ""}`, role: "group", "aria-label": label });
+  cards.forEach(({ seat, card, count, pegged }) => {
+    const node = tableCard(card);
+    const scored = (pegged || []).map((p) => `${p.kind} ${p.points}`).join(", ");
+    node.setAttribute("aria-label", `${seatName(ctx, seat)}: ${node.getAttribute("aria-label")}, count ${count}${scored ? `, ${scored}` : ""}`);
+    node.dataset.seat = seat;
+    const points = (pegged || []).reduce((sum, p) => sum + p.points, 0);
+    if (points) node.append(h("span", { class: "peg-badge", title: scored, "aria-hidden": "true", text: `+${points}` }));
+    pile.append(node);
+  });
+  if (finished) {
+    const last = cards[cards.length - 1];
+    const go = finished.go;
+    let text = last ? `Count over at ${last.count}` : "Count over";
+    if (go) text += ` · ${seatName(ctx, go.seat)}: ${go.kind} ${go.points}`;
+    pile.append(h("span", { class: "count-over", text }));
+  }
+  return pile;
+}
+
 function peggedText(ctx) {
   const { view } = ctx;
   if (!view.pegged || !view.pegged.length) return "";
@@ -92,15 +115,13 @@ export default {
     const crib = stackNode(view.crib_size, `${dealer === "You" ? "Your" : `${dealer}'s`} crib`, "crib");
     const top = h("div", { class: "pile-row" }, crib, cut);
     const parts = [h("div", { class: "felt-info" }, `Deal ${view.deal_number} · ${view.phase === "discard" ? "discard to the crib" : view.phase}`), top];
-    if (view.phase === "play") {
-      top.append(bigNumber("Count", view.count, view.count > 25 ? "warn" : ""));
-      const pile = h("div", { class: "count-pile", role: "group", "aria-label": "Cards in this count" });
-      view.pile.forEach(({ seat, card }) => {
-        const node = tableCard(card);
-        node.setAttribute("aria-label", `${seatName(ctx, seat)}: ${node.getAttribute("aria-label")}`);
-        pile.append(node);
-      });
-      parts.push(pile);
+    if (view.phase === "play" || (view.phase === "show" && view.last_count)) {
+      // The count in play; between counts, the one just finished stays until the next begins.
+      const current = view.count_cards || [];
+      const finished = !current.length && view.last_count ? view.last_count : null;
+      const cards = finished ? finished.cards : current;
+      if (view.phase === "play") top.append(bigNumber("Count", view.count));
+      parts.push(countPile(ctx, cards, finished));
     }
     const pegged = peggedText(ctx);
     if (pegged) parts.push(h("p", { class: "felt-note", text: pegged }));
