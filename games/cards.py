@@ -16,6 +16,7 @@ import sys
 from array import array
 from collections.abc import Iterable, Sequence
 from hashlib import shake_128
+from typing import Any
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -198,9 +199,24 @@ class CardFields:
     ``None``; ``copied`` are plain lists copied so a snapshot and its state share
     nothing. ``options`` is always copied. Every other slot is kept as it is, for
     the game to convert what has a shape of its own.
+
+    ``clone`` copies a state from the same declaration: every list field above,
+    plus ``lists`` (other lists a move changes in place, which the game converts
+    itself) and ``nested`` (lists of lists), so a new field cannot escape the copy
+    unless it is declared nowhere.
     """
 
-    __slots__ = ("slots", "masks", "mask_lists", "card_lists", "seat_cards", "copied")
+    __slots__ = (
+        "slots",
+        "masks",
+        "mask_lists",
+        "card_lists",
+        "seat_cards",
+        "copied",
+        "lists",
+        "nested",
+        "_flat",
+    )
 
     def __init__(
         self,
@@ -211,9 +227,11 @@ class CardFields:
         card_lists: tuple[str, ...] = (),
         seat_cards: tuple[str, ...] = (),
         copied: tuple[str, ...] = (),
+        lists: tuple[str, ...] = (),
+        nested: tuple[str, ...] = (),
     ) -> None:
         """Declare the fields; every name must be one of ``slots``."""
-        unknown = {*masks, *mask_lists, *card_lists, *seat_cards, *copied} - set(slots)
+        unknown = {*masks, *mask_lists, *card_lists, *seat_cards, *copied, *lists, *nested} - set(slots)
         if unknown:
             raise ValueError(f"CardFields: no slot named {', '.join(sorted(unknown))}")
         self.slots = slots
@@ -222,6 +240,24 @@ class CardFields:
         self.card_lists = card_lists
         self.seat_cards = seat_cards
         self.copied = copied
+        self.lists = lists
+        self.nested = nested
+        self._flat = (*mask_lists, *card_lists, *copied, *lists)
+
+    def clone(self, state: Any) -> Any:
+        """Return an independent copy of ``state``: every declared list copied, the rest shared.
+
+        Ints, strings and the records a move replaces whole (``last``, ``options``)
+        are shared; a move never changes them in place.
+        """
+        copy = state.__class__()
+        for name in self.slots:
+            setattr(copy, name, getattr(state, name))
+        for name in self._flat:
+            setattr(copy, name, list(getattr(state, name)))
+        for name in self.nested:
+            setattr(copy, name, [list(inner) for inner in getattr(state, name)])
+        return copy
 
     def to_json(self, state: object) -> dict:
         """Return every slot of ``state``, the declared fields as card strings or copies."""

@@ -63,21 +63,57 @@ class GameOverError(IllegalMoveError):
     code = "game_not_running"
 
 
+def choice_key(choice: Any) -> str:
+    """Return the key ``choice_help`` uses for a choice: its JSON text (``true``, ``100``, ``rotate``)."""
+    if isinstance(choice, bool):
+        return "true" if choice else "false"
+    return str(choice)
+
+
 @dataclass(frozen=True)
 class Option:
-    """One game option: its default and the values a host may choose."""
+    """One game option: its default, the values a host may choose, and what they mean.
+
+    ``help`` says in a sentence what the option decides; ``choice_help`` says what
+    each choice means, keyed by ``choice_key`` (it may leave out plain numbers
+    whose meaning ``help`` already gives).
+    """
 
     default: Any
     choices: tuple[Any, ...]
+    help: str = ""
+    choice_help: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     def to_json(self) -> dict[str, Any]:
         """Return the option as ``/api/games/`` lists it."""
-        return {"default": self.default, "choices": list(self.choices)}
+        return {
+            "default": self.default,
+            "choices": list(self.choices),
+            "help": self.help,
+            "choice_help": dict(self.choice_help),
+        }
+
+
+PRESET_HELP = "A named set of option values to start from; options chosen beside it override the preset's."
+STANDARD_PRESET_HELP = "The game as most people play it: every option at its default."
+
+
+def cardstock_help(rules: str) -> str:
+    """Explain a ``cardstock`` preset to a player who has never heard of CardStock."""
+    return (
+        "The rules as the CardStock project writes this game down (CardStock is a research "
+        f"project that describes card games in a language called RECYCLE): {rules}"
+    )
 
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What a game is: id, name, player counts, options and presets."""
+    """What a game is, stated once: id, name, player counts, options and presets,
+    which way scores win, and the texts a player reads (goal, how to play, glossary).
+
+    ``preset_help`` explains each named preset (``cardstock``) for a player who has
+    never heard of it; ``standard`` is explained by ``STANDARD_PRESET_HELP``.
+    """
 
     id: str
     name: str
@@ -86,11 +122,25 @@ class GameInfo:
     default_players: int
     options: dict[str, Option]
     presets: dict[str, dict[str, Any]] = field(default_factory=dict)
+    low_score_wins: bool = False
+    goal: str = ""
+    how_to_play: tuple[str, ...] = ()
+    glossary: tuple[tuple[str, str], ...] = ()
+    preset_help: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def preset_option(self) -> Option:
+        """Return ``preset`` as an option: ``standard`` and the named presets, explained."""
+        return Option(
+            "standard",
+            ("standard", *self.presets),
+            PRESET_HELP,
+            {"standard": STANDARD_PRESET_HELP, **self.preset_help},
+        )
 
     def to_json(self) -> dict[str, Any]:
         """Return the game as ``/api/games/`` lists it (``preset`` is an option)."""
         options = {name: opt.to_json() for name, opt in self.options.items()}
-        options["preset"] = {"default": "standard", "choices": ["standard", *self.presets]}
+        options["preset"] = self.preset_option().to_json()
         return {
             "id": self.id,
             "name": self.name,
@@ -98,7 +148,15 @@ class GameInfo:
             "max_players": self.max_players,
             "default_players": self.default_players,
             "options": options,
+            "low_score_wins": self.low_score_wins,
+            "goal": self.goal,
+            "how_to_play": list(self.how_to_play),
+            "glossary": [{"term": term, "meaning": meaning} for term, meaning in self.glossary],
         }
+
+    def winners(self, scores: Sequence[int]) -> list[int]:
+        """Return every seat that shares the best score, the best being the lowest where it wins."""
+        return winners_of(scores, lowest_wins=self.low_score_wins)
 
     def check_players(self, players: int | None) -> int:
         """Return the player count, the default when ``None``; raise when out of range."""
@@ -200,6 +258,20 @@ class Game:
                 raise GameOverError("the game is over")
             raise NotYourTurnError(f"seat {seat} has no move now")
         return moves[int(rng.random() * len(moves))]
+
+    def deal_again(self, state: Any, dealer: int | None = None) -> list[Event]:
+        """Gather the cards and deal anew (``_deal``), the deal passing to ``dealer``.
+
+        ``dealer`` defaults to the next seat. Returns the new deal's log event.
+        """
+        state.dealer = (state.dealer + 1) % state.players if dealer is None else dealer
+        state.deal_number += 1
+        self._deal(state)
+        return [self.deal_event(state)]
+
+    def _deal(self, state: Any) -> None:
+        """Deal the deal ``state.deal_number`` from ``state.dealer`` (games that deal again)."""
+        raise NotImplementedError
 
     # The rest of the contract, implemented by each game.
 

@@ -1,13 +1,27 @@
-"""Trick-taking machinery shared by Agram and Hearts: following suit, winning tricks."""
+"""Trick-taking machinery shared by Agram and Hearts: following suit, winning tricks.
+
+Hands are card bitmasks and tricks lists of card indexes in play order, so the
+hot paths of a random playout stay a few integer operations.
+"""
 
 from __future__ import annotations
 
 from games.cards import CARD_NAMES, SUIT_MASKS, play_moves, suit_play_moves
 
+# A card's strength within its suit with the ace high: 2 = 0 .. A = 12.
+STRENGTH = tuple((c % 13 - 1) % 13 for c in range(52))
+
 
 def ace_high(card: int) -> int:
     """Return a card's strength within its suit with the ace high (2 = 0 .. A = 12)."""
-    return (card % 13 - 1) % 13
+    return STRENGTH[card]
+
+
+def follow_mask(hand: int, led_suit: int | None) -> int:
+    """Return the cards of ``hand`` that may be played: the led suit if it holds any, else all."""
+    if led_suit is None:
+        return hand
+    return hand & SUIT_MASKS[led_suit] or hand
 
 
 def follow_moves(hand: int, led_suit: int | None) -> list[dict]:
@@ -17,18 +31,27 @@ def follow_moves(hand: int, led_suit: int | None) -> list[dict]:
     return suit_play_moves(hand, led_suit)
 
 
+def must_follow(hand: int, trick: list[int], card: int) -> str | None:
+    """Say why ``card`` may not follow ``trick`` (the hand holds the led suit), or ``None``."""
+    if trick and hand & SUIT_MASKS[trick[0] // 13] and card // 13 != trick[0] // 13:
+        return f"you must follow suit: {CARD_NAMES[trick[0]]} was led"
+    return None
+
+
 def trick_winner(trick: list[int], leader: int, seats: int) -> int:
     """Return the seat that wins ``trick`` (cards in play order from ``leader``).
 
     The highest card of the led suit wins; there are no trumps.
     """
-    led_suit = trick[0] // 13
-    best = 0
+    best = trick[0]
+    led = best // 13
+    at = 0
     for i in range(1, len(trick)):
         card = trick[i]
-        if card // 13 == led_suit and ace_high(card) > ace_high(trick[best]):
-            best = i
-    return (leader + best) % seats
+        if card // 13 == led and STRENGTH[card] > STRENGTH[best]:
+            best = card
+            at = i
+    return (leader + at) % seats
 
 
 def trick_view(trick: list[int], leader: int, seats: int) -> list[dict]:

@@ -2,16 +2,15 @@
 
 ``GameSummary`` holds the figures of one finished game, computed once from its
 replay (a finished game never changes), so the statistics need not replay every
-game on every page load. ``HiddenChat`` keeps the original text of a chat line
-staff have hidden.
+game on every page load. (Chat moderation, ``HiddenChat``, lives with the chat
+in the tables app.)
 """
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 
-from cardtable.tables.models import ChatMessage, Match
+from cardtable.tables.models import Match
 
 
 class GameSummary(models.Model):
@@ -39,15 +38,3 @@ class GameSummary(models.Model):
 
     def __str__(self) -> str:
         return f"summary of {self.match}"
-
-
-class HiddenChat(models.Model):
-    """A chat line hidden by staff: its original text, who hid it and when."""
-
-    message = models.OneToOneField(ChatMessage, on_delete=models.CASCADE, related_name="hidden")
-    text = models.CharField(max_length=500)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return f"hidden chat {self.message_id}"

@@ -1,78 +1,20 @@
-"""Replays: every state of a finished game rebuilt from its seed and move log.
+"""The replay page's data: every state of a finished game, all hands face up.
 
-The game module does all the work: ``new`` from the recorded seed and options,
-then ``apply`` for each logged move, checking that each move sets off the same
-chance events (deals, start cards) as when it was played, and that the end
-matches the recorded result. A replay shows all hands face up, so it exists only
-for a game that no longer runs (``Match.finished`` set): while a game is played,
-its replay would show the hidden cards to anyone, players included.
+The states come from the one checked replay routine (``cardtable.tables.replay``);
+this module lays them out as frames and keeps the last few in a cache. A replay
+shows all hands face up, so it exists only for a game that no longer runs
+(``Match.finished`` set).
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
 from typing import Any
 
-from cardtable.tables.models import Match, MoveRecord
+from cardtable.tables.models import Match
+from cardtable.tables.replay import plain, require_finished, walk
 from games import get_game
-from games.engine import GameError
-
-
-class ReplayError(Exception):
-    """No replay: ``code`` is ``game_in_progress`` or ``replay_failed``; ``message`` says why."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def require_finished(match: Match) -> None:
-    """Raise ``game_in_progress`` unless the game has ended (finished, or ended by staff)."""
-    if match.finished is None:
-        raise ReplayError(
-            "game_in_progress",
-            f"game {match.number} at table {match.table_id} is still being played; "
-            "its replay opens when it ends",
-        )
-
-
-def _plain(value: Any) -> Any:
-    """The value as it was stored: through JSON (tuples become lists)."""
-    return json.loads(json.dumps(value))
-
-
-def walk(match: Match) -> Iterator[tuple[MoveRecord | None, Any, bool]]:
-    """Yield (record, state, new deal) at the start (record ``None``) and after each logged move.
-
-    ``new deal`` says the move dealt again. The state is changed in place by the
-    next move: serialise it before asking for the next one if you keep it. Raises
-    ``ReplayError("replay_failed")`` when the log does not replay under the
-    current rules. Does not check that the game is finished: callers that show
-    hidden cards must call ``require_finished``.
-    """
-    game = get_game(match.game)
-    try:
-        state = game.new(match.players, dict(match.options), match.seed)
-    except GameError as error:
-        raise ReplayError("replay_failed", f"the game cannot be set up again: {error}") from None
-    yield None, state, True
-    for record in match.moves.order_by("seq"):
-        try:
-            events = game.apply(state, record.seat, record.move)
-        except GameError as error:
-            raise ReplayError(
-                "replay_failed", f"move {record.seq} (seat {record.seat}, {record.move}) is refused: {error}"
-            ) from None
-        if _plain(list(events)) != record.events:
-            raise ReplayError("replay_failed", f"move {record.seq} dealt other cards than were recorded")
-        yield record, state, any("deal" in event for event in events)
-    if match.result is not None and _plain(game.result(state)) != match.result:
-        raise ReplayError("replay_failed", "the replayed game ends with another result than was recorded")
-
 
 _CACHE: OrderedDict[tuple[int, str, int, int], dict[str, Any]] = OrderedDict()
 _CACHE_SIZE = 16
@@ -110,8 +52,8 @@ def replay_json(match: Match) -> dict[str, Any]:
                 "at": (record.at if record else match.started).isoformat(),
                 "deal": len(deals),
                 "to_act": list(game.to_act(state)),
-                "view": _plain(game.view(state, None)),
-                "hands": [_plain(game.view(state, seat).get("hand", [])) for seat in range(match.players)],
+                "view": plain(game.view(state, None)),
+                "hands": [plain(game.view(state, seat).get("hand", [])) for seat in range(match.players)],
             }
         )
     data = {

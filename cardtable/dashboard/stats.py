@@ -11,42 +11,22 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from django.db.models import Count
 
 from cardtable.dashboard.models import GameSummary
-from cardtable.dashboard.replay import ReplayError, require_finished, walk
 from cardtable.tables.models import Match
+from cardtable.tables.replay import ReplayError, require_finished, walk
 from games import get_game
 
 
-@cache
 def lowest_wins(game_id: str) -> bool:
-    """Whether the lowest score leads in this game, asked of the game itself.
-
-    The game module's ``result`` names the winners; random games from fixed
-    seeds are played until one ends with distinct best and worst scores, and the
-    winners show which end wins (Hearts: the lowest). No rule is copied here.
-    """
-    game = get_game(game_id)
-    for seed in range(50):
-        state, rng = game.new(None, None, seed), random.Random(seed)
-        while not game.is_over(state):
-            seat = game.to_act(state)[0]
-            game.apply(state, seat, game.random_move(state, seat, rng))
-        result = game.result(state)
-        scores, winners = result["scores"], set(result["winners"])
-        low = {s for s, v in enumerate(scores) if v == min(scores)}
-        high = {s for s, v in enumerate(scores) if v == max(scores)}
-        if low != high and winners in (low, high):
-            return winners == low
-    return False
+    """Whether the lowest score leads in this game, as its ``GameInfo`` states (Hearts)."""
+    return get_game(game_id).info.low_score_wins
 
 
 def sole_leader(scores: Sequence[float], lowest: bool) -> int | None:

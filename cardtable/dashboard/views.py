@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cardtable.dashboard import charts, live, stats
-from cardtable.dashboard.replay import ReplayError, require_finished
 from cardtable.dashboard.replay import replay_json as build_replay
 from cardtable.tables.models import Match, Table
+from cardtable.tables.replay import ReplayError, require_finished
 from games import GAMES, get_game
 
 # Completed games summarized per dashboard load, so a backlog never stalls the page.

@@ -4,7 +4,9 @@ After every change (``poke``) the driver looks at the table: when a bot, or a
 stand-in for a human whose grace ran out, is to act, it waits ``BOT_PAUSE``
 seconds, computes the move in a worker thread (so a slow bot never stalls the
 event loop or other tables) and makes it through ``services.apply_move`` with the
-version it read, like any client. If a human or another process moved first the
+version it read, like any client (``take_turn``; ``playbots`` plays the same turns
+through ``play_pending``). The driver hears of changes as a listener of
+``broadcast.on_table_changed``, registered when the app starts. If a human or another process moved first the
 move is refused and the driver simply looks again. Nothing lives only here: after
 a restart ``resume_all`` finds every game being played in the database.
 """
@@ -31,6 +33,11 @@ from games.bots import make_bot
 log = logging.getLogger(__name__)
 
 
+# A refusal that says the table moved on under the bot (a person or another
+# process moved first, a human came back): the driver just looks again.
+MOVED_ON = frozenset({"stale_version", "not_your_turn", "game_not_running"})
+
+
 @dataclass
 class Job:
     """Bot turns to take at one version of a table."""
@@ -40,6 +47,14 @@ class Job:
     state: dict
     seed: int
     seats: list[tuple[int, str, str]]  # (seat, bot level, by)
+
+    def turn_seed(self, seat: int) -> int:
+        """Return the seed of ``seat``'s bot at this version: a replay of the table repeats its moves."""
+        return (self.seed * 1_000_003 + self.version * 31 + seat) & 0x7FFFFFFF
+
+    def choose(self, seat: int, level: str) -> dict[str, Any]:
+        """Compute ``seat``'s move at this version (slow: the driver runs it in a worker thread)."""
+        return choose(self.game, self.state, seat, level, self.turn_seed(seat))
 
 
 def next_job(table_id: str) -> Job | None:
@@ -85,6 +100,33 @@ def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> 
     except Exception:
         log.exception("%s bot failed in %s; playing a random move instead", level, game_id)
         return game.random_move(state, seat, random.Random(seed))
+
+
+def take_turn(table_id: str, job: Job, seat: int, by: str, move: dict[str, Any]) -> bool:
+    """Make a bot's computed move through ``services.apply_move``, the one path of every move.
+
+    Returns whether it was made. A refusal because the table moved on (``MOVED_ON``)
+    returns ``False``: the caller looks at the table again. Any other refusal is a
+    bot's bug and is raised.
+    """
+    try:
+        services.apply_move(table_id, move, job.version, seat=seat, by=by)
+    except TableError as error:
+        if error.code not in MOVED_ON:
+            raise
+        log.debug("bot move at %s refused: %s", table_id, error.code)
+        return False
+    return True
+
+
+def play_pending(table_id: str) -> None:
+    """Play every bot turn due at the table, in this thread, until none is (``playbots``).
+
+    The same turns, seeds and moves as the driver, without its pause.
+    """
+    while (job := next_job(table_id)) is not None:
+        for seat, level, by in job.seats:
+            take_turn(table_id, job, seat, by, job.choose(seat, level))
 
 
 class BotDriver:
@@ -159,15 +201,11 @@ class BotDriver:
                     continue
                 return
             await asyncio.sleep(settings.BOT_PAUSE)
+            # As ``play_pending``, with the bot's thinking off the event loop.
             for seat, level, by in job.seats:
-                seed = (job.seed * 1_000_003 + job.version * 31 + seat) & 0x7FFFFFFF
                 try:
-                    move = await loop.run_in_executor(None, choose, job.game, job.state, seat, level, seed)
-                    await database_sync_to_async(services.apply_move)(
-                        table_id, move, job.version, seat=seat, by=by
-                    )
-                except TableError as error:  # someone moved first: look again
-                    log.debug("bot move at %s refused: %s", table_id, error.code)
+                    move = await loop.run_in_executor(None, job.choose, seat, level)
+                    await database_sync_to_async(take_turn)(table_id, job, seat, by, move)
                 except Exception:
                     log.exception("bot failed at table %s", table_id)
                     return

@@ -1,4 +1,4 @@
-"""The table's records: players, tables, seats, games played, the move log and chat.
+"""The table's records: players, tables, seats, games played, the move log, chat and its moderation.
 
 The database is the store of record. A table's current game state is a JSON
 column beside its version; every move is also appended to the log of the game
@@ -170,6 +170,18 @@ class ChatMessage(models.Model):
             "text": self.text,
             "at": self.at.isoformat(),
         }
+
+
+class HiddenChat(models.Model):
+    """A chat line hidden by staff: its original text, who hid it and when (``staff.hide_chat``)."""
+
+    message = models.OneToOneField(ChatMessage, on_delete=models.CASCADE, related_name="hidden")
+    text = models.CharField(max_length=500)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"hidden chat {self.message_id}"
 
 
 class Connection(models.Model):

@@ -47,7 +47,7 @@ def _no_lock() -> Iterator[None]:
     yield
 
 
-def _changed(table: Table, fields: list[str]) -> int:
+def save_changed(table: Table, fields: list[str]) -> int:
     """Add one to the table's version, save, and wake everyone after commit."""
     table.version += 1
     table.save(update_fields=[*fields, "version", "updated"])
@@ -56,14 +56,22 @@ def _changed(table: Table, fields: list[str]) -> int:
     return version
 
 
-def _seats(table: Table) -> list[Seat]:
+def seats_of(table: Table) -> list[Seat]:
+    """Return the table's seats in order, their players loaded."""
     return list(table.seats.select_related("player").order_by("index"))
 
 
-def _seat_at(table: Table, seats: list[Seat], index: object) -> Seat:
+def seat_at(table: Table, seats: list[Seat], index: object) -> Seat:
+    """Return the seat at ``index``; raise ``bad_message`` when it names no seat of the table."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < table.players:
         raise TableError("bad_message", f"seat must be a number from 0 to {table.players - 1}")
     return seats[index]
+
+
+def check_level(level: object) -> None:
+    """Raise ``bad_message`` unless ``level`` names a bot level."""
+    if level not in LEVELS:
+        raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
 
 
 def _require_player(player: Player | None) -> Player:
@@ -116,12 +124,12 @@ def create_table(
 def sit(table_id: str, player: Player | None, index: object) -> int:
     """Seat ``player`` in an empty seat; return the new version."""
     with locked_table(table_id) as table:
-        seats = _seats(table)
-        seat = _seat_at(table, seats, index)
+        seats = seats_of(table)
+        seat = seat_at(table, seats, index)
         player = _require_player(player)
         if seat.player_id == player.pk and table.status == Table.WAITING:
             # Sitting where one sits already (the creator, seated on creation) changes nothing.
-            return _changed(table, [])
+            return save_changed(table, [])
         if seat.kind != "empty":
             raise TableError("seat_taken", f"seat {seat.index} is taken")
         if any(s.player_id == player.pk for s in seats):
@@ -129,7 +137,7 @@ def sit(table_id: str, player: Player | None, index: object) -> int:
         _require_status(table, Table.WAITING, "sit down")
         seat.player = player
         seat.save(update_fields=["player"])
-        return _changed(table, [])
+        return save_changed(table, [])
 
 
 def stand(table_id: str, player: Player | None) -> int:
@@ -141,7 +149,7 @@ def stand(table_id: str, player: Player | None) -> int:
         seat.player = None
         seat.away_since, seat.stand_in = None, False
         seat.save(update_fields=["player", "away_since", "stand_in"])
-        return _changed(table, [])
+        return save_changed(table, [])
 
 
 def _own_seat(table: Table, player: Player) -> Seat:
@@ -153,34 +161,30 @@ def _own_seat(table: Table, player: Player) -> Seat:
 
 def add_bot(table_id: str, player: Player | None, index: object, level: object) -> int:
     """The host puts a bot of ``level`` in an empty seat."""
-    if level not in LEVELS:
-        raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+    check_level(level)
     with locked_table(table_id) as table:
-        seat = _seat_at(table, _seats(table), index)
+        seat = seat_at(table, seats_of(table), index)
         player = _require_player(player)
-        if seat.player_id == player.pk and table.status == Table.WAITING:
-            # Sitting where one sits already (the creator, seated on creation) changes nothing.
-            return _changed(table, [])
         if seat.kind != "empty":
             raise TableError("seat_taken", f"seat {seat.index} is taken")
         _require_host(table, player)
         _require_status(table, Table.WAITING, "add a bot")
         seat.bot_level = str(level)
         seat.save(update_fields=["bot_level"])
-        return _changed(table, [])
+        return save_changed(table, [])
 
 
 def remove_bot(table_id: str, player: Player | None, index: object) -> int:
     """The host takes a bot out of its seat before the game starts."""
     with locked_table(table_id) as table:
-        seat = _seat_at(table, _seats(table), index)
+        seat = seat_at(table, seats_of(table), index)
         if seat.kind != "bot":
             raise TableError("bad_message", f"seat {seat.index} holds no bot")
         _require_host(table, _require_player(player))
         _require_status(table, Table.WAITING, "remove a bot")
         seat.bot_level = ""
         seat.save(update_fields=["bot_level"])
-        return _changed(table, [])
+        return save_changed(table, [])
 
 
 def start(table_id: str, player: Player | None) -> int:
@@ -200,7 +204,7 @@ def rematch(table_id: str, player: Player | None) -> int:
 
 
 def _begin_game(table: Table) -> int:
-    seats = _seats(table)
+    seats = seats_of(table)
     empty = [s.index for s in seats if s.kind == "empty"]
     if empty:
         raise TableError("seats_empty", f"fill every seat first (empty: {', '.join(map(str, empty))})")
@@ -230,7 +234,7 @@ def _begin_game(table: Table) -> int:
     )
     table.state = game.to_json(state)
     table.status = Table.PLAYING
-    return _changed(table, ["state", "status", "game_number"])
+    return save_changed(table, ["state", "status", "game_number"])
 
 
 def apply_move(
@@ -295,7 +299,7 @@ def apply_move(
             match.result = game.result(state)
             match.finished = timezone.now()
             match.save(update_fields=["result", "finished"])
-        return _changed(table, fields)
+        return save_changed(table, fields)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 The admin's actions call these, never the models directly, so every change keeps
 the table service's rules: one transaction holding the table's row lock
 (``services.locked_table``), the version raised and every connection and the bot
-driver woken after commit (``services._changed``). A refused request raises
+driver woken after commit (``services.save_changed``). A refused request raises
 ``TableError`` and changes nothing.
 """
 
@@ -15,9 +15,8 @@ from django.utils import timezone
 
 from cardtable.tables import broadcast
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import ChatMessage, Match, Seat, Table
-from cardtable.tables.services import _changed, _seat_at, _seats, locked_table
-from games.bots import LEVELS
+from cardtable.tables.models import ChatMessage, HiddenChat, Match, Seat, Table
+from cardtable.tables.services import check_level, locked_table, save_changed, seat_at, seats_of
 
 HIDDEN_TEXT = "(message hidden by staff)"
 
@@ -38,7 +37,7 @@ def end_table(table_id: str) -> int:
             )
         table.status = Table.FINISHED
         table.host = None
-        return _changed(table, ["status", "host"])
+        return save_changed(table, ["status", "host"])
 
 
 def put_bot(table_id: str, index: int, level: str) -> int:
@@ -47,19 +46,13 @@ def put_bot(table_id: str, index: int, level: str) -> int:
     This is how staff give a game whose player has gone a new player: the bot
     takes over at once, mid-game included.
     """
-    if level not in LEVELS:
-        raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+    check_level(level)
     with locked_table(table_id) as table:
-        seat = _seat_at(table, _seats(table), index)
+        seat = seat_at(table, seats_of(table), index)
         _require_open(table, "put a bot in a seat")
         if seat.kind == "bot" and seat.bot_level == level:
             raise TableError("seat_taken", f"seat {seat.index} already holds a {level} bot")
-        removed = seat.player_id
-        seat.player, seat.bot_level = None, level
-        seat.away_since, seat.stand_in = None, False
-        seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
-        _hand_on_host(table, removed)
-        return _changed(table, ["host"])
+        return _replace_player(table, seat, level)
 
 
 def remove_player(table_id: str, index: int) -> int:
@@ -70,17 +63,21 @@ def remove_player(table_id: str, index: int) -> int:
     If the player was the host, the next seated human becomes host.
     """
     with locked_table(table_id) as table:
-        seat = _seat_at(table, _seats(table), index)
+        seat = seat_at(table, seats_of(table), index)
         if seat.kind != "human":
             raise TableError("not_seated", f"seat {seat.index} holds no player")
         _require_open(table, "remove a player")
-        removed = seat.player_id
-        seat.player = None
-        seat.bot_level = settings.STAND_IN_LEVEL if table.status == Table.PLAYING else ""
-        seat.away_since, seat.stand_in = None, False
-        seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
-        _hand_on_host(table, removed)
-        return _changed(table, ["host"])
+        return _replace_player(table, seat, settings.STAND_IN_LEVEL if table.status == Table.PLAYING else "")
+
+
+def _replace_player(table: Table, seat: Seat, bot_level: str) -> int:
+    """Empty the seat of its player and give it ``bot_level`` ("" for none); hand on the host."""
+    removed = seat.player_id
+    seat.player, seat.bot_level = None, bot_level
+    seat.away_since, seat.stand_in = None, False
+    seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
+    _hand_on_host(table, removed)
+    return save_changed(table, ["host"])
 
 
 def _require_open(table: Table, doing: str) -> None:
@@ -103,8 +100,6 @@ def hide_chat(message_id: int, user: object = None) -> ChatMessage:
     it (its ``at``, ``seat`` and ``name``); later connections receive the
     placeholder in the recent chat. Chat does not change the table's version.
     """
-    from cardtable.dashboard.models import HiddenChat
-
     with transaction.atomic():
         line = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if line is None:
@@ -122,8 +117,6 @@ def hide_chat(message_id: int, user: object = None) -> ChatMessage:
 
 def unhide_chat(message_id: int) -> ChatMessage:
     """Put a hidden chat line's text back (for connections that join from now on)."""
-    from cardtable.dashboard.models import HiddenChat
-
     with transaction.atomic():
         hidden = HiddenChat.objects.select_for_update().filter(message_id=message_id).first()
         if hidden is None:

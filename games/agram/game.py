@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.agram import guide
 from games.cards import (
     CARD_INDEX,
     CARD_NAMES,
@@ -30,13 +31,13 @@ from games.engine import (
     Move,
     OneSeatGame,
     Option,
+    cardstock_help,
     deal_record,
     noted_deal,
     played_card,
     redeal_unseen,
-    winners_of,
 )
-from games.tricks import follow_moves, trick_view, trick_winner
+from games.tricks import follow_moves, must_follow, trick_view, trick_winner
 
 DECK = tuple(make_deck(exclude=[r + s for s in "CDHS" for r in "2JQK"] + ["AS"]))
 DECK_MASK = mask_of(DECK)
@@ -113,8 +114,19 @@ class Agram(OneSeatGame):
         min_players=2,
         max_players=5,
         default_players=4,
-        options={"target": Option(1, (1, 3, 5, 7))},
+        options={
+            "target": Option(
+                1,
+                (1, 3, 5, 7),
+                "How many deals a player must win to win the game.",
+                {"1": "A single deal decides the game."},
+            )
+        },
         presets={"cardstock": {"target": 1}},
+        goal=guide.GOAL,
+        how_to_play=guide.HOW_TO_PLAY,
+        glossary=guide.GLOSSARY,
+        preset_help={"cardstock": cardstock_help("a single deal decides the game (target 1).")},
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> AgramState:
@@ -161,8 +173,9 @@ class Agram(OneSeatGame):
         card = played_card(move)
         if card is None:
             return f'a move in Agram is {{"play": CARD}}, not {move}'
-        if state.hands[seat] >> card & 1:
-            return f"you must follow suit: {CARD_NAMES[state.trick[0]]} was led"
+        hand = state.hands[seat]
+        if hand >> card & 1:
+            return must_follow(hand, state.trick, card) or super().why_illegal(state, seat, move)
         return super().why_illegal(state, seat, move)
 
     def advance(self, state: AgramState, seat: int, move: Move) -> tuple[Event, ...] | list[Event]:
@@ -193,10 +206,7 @@ class Agram(OneSeatGame):
         if state.scores[winner] >= state.target:
             state.over = True
             return NO_EVENTS
-        state.deal_number += 1
-        state.dealer = (state.dealer + 1) % n
-        self._deal(state)
-        return [self.deal_event(state)]
+        return self.deal_again(state)
 
     def view(self, state: AgramState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its own hand, the trick, the scores."""
@@ -236,7 +246,7 @@ class Agram(OneSeatGame):
         """Return the deals won per seat and the winners, once over."""
         if not state.over:
             return None
-        return {"scores": list(state.scores), "winners": winners_of(state.scores)}
+        return {"scores": list(state.scores), "winners": self.info.winners(state.scores)}
 
     def to_json(self, state: AgramState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings)."""
@@ -256,15 +266,8 @@ class Agram(OneSeatGame):
         return state
 
     def clone(self, state: AgramState) -> AgramState:
-        """Return an independent copy (lists copied; ints and the log record shared)."""
-        copy = AgramState()
-        for name in AgramState.__slots__:
-            setattr(copy, name, getattr(state, name))
-        copy.hands = list(state.hands)
-        copy.trick = list(state.trick)
-        copy.scores = list(state.scores)
-        copy.voids = list(state.voids)
-        return copy
+        """Return an independent copy (the declared lists copied; ints and records shared)."""
+        return FIELDS.clone(state)
 
     def determinize(self, state: AgramState, seat: int, rng: random.Random) -> AgramState:
         """Deal every card ``seat`` has not seen at random, respecting the voids it saw."""

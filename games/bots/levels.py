@@ -16,7 +16,8 @@ What a search scores, per game (see docs/bots.md):
 - Stealing Bundles: the whole game (its re-deals are part of one hand), rewarding
   the winner, with a small margin term.
 
-Budgets are playout counts in ``SETTINGS[game].budgets`` (edit them, or pass
+Each game states its settings in ``games/<game>/bots.py`` (collected in
+``SETTINGS``). Budgets are playout counts in ``SETTINGS[game].budgets`` (edit them, or pass
 ``playouts`` and ``max_seconds`` to ``make``; the site scales them with
 ``BOT_PLAYOUT_SCALE`` and caps them with ``BOT_*_SECONDS``), sized so ``normal``
 answers within 0.25 s and ``hard`` within 1 s at the 95th percentile on the
@@ -27,79 +28,23 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-from games.bots.search import (
-    Policy,
-    Reward,
-    SearchBot,
-    SearchConfig,
-    own_reward,
-    relative_reward,
-    winner_reward,
-)
+from games import GAME_IDS
+from games.bots.search import Policy, SearchBot, SearchConfig
+from games.bots.settings import GameSettings, Opening
 from games.engine import Game, GameError, Move
 
-Opening = Callable[[Game, Any, int, random.Random], Move | None]
-
-
-@dataclass
-class GameSettings:
-    """How the bots of one game play: easy policy module, search scoring, budgets."""
-
-    easy: str
-    reward: Reward
-    stop_at_deal: bool = True
-    policy_rate: float = 1.0
-    tree_depth: int = 1
-    exploration: float = 0.7
-    budgets: dict[str, tuple[int, float]] = field(default_factory=dict)
-    opening: str | None = None  # "module:function" deciding wide phases, or None
-
-
+# Each game's settings, from its folder (``games/<game>/bots.py``).
 SETTINGS: dict[str, GameSettings] = {
-    "agram": GameSettings(
-        easy="agram.easy",
-        reward=relative_reward(1.0, 1.0),
-        budgets={"normal": (600, 0.25), "hard": (2400, 1.0)},
-    ),
-    "hearts": GameSettings(
-        easy="hearts.easy",
-        reward=relative_reward(-1.0, 26.0),
-        budgets={"normal": (220, 0.25), "hard": (900, 1.0)},
-        opening="hearts.easy:opening",
-    ),
-    "ninety_eight": GameSettings(
-        easy="ninety_eight.easy",
-        reward=own_reward(1.0, 1.0),
-        budgets={"normal": (150, 0.25), "hard": (600, 1.0)},
-    ),
-    "stealing_bundles": GameSettings(
-        easy="stealing_bundles.easy",
-        reward=winner_reward,
-        stop_at_deal=False,
-        budgets={"normal": (100, 0.25), "hard": (400, 1.0)},
-    ),
-    "cribbage": GameSettings(
-        easy="cribbage.easy",
-        reward=relative_reward(1.0, 20.0),
-        budgets={"normal": (350, 0.25), "hard": (1400, 1.0)},
-        opening="cribbage.crib_discard:opening",
-    ),
+    game_id: importlib.import_module(f"games.{game_id}.bots").SETTINGS for game_id in GAME_IDS
 }
-
-
-def _load(spec: str) -> Any:
-    module, _, name = spec.partition(":")
-    loaded = importlib.import_module(f"games.{module}")
-    return getattr(loaded, name or "choose")
 
 
 def easy_policy(game: Game) -> Policy:
     """Return the game's easy player as a function ``(game, state, seat, rng) -> move``."""
-    return _load(settings_for(game).easy)
+    return settings_for(game).easy
 
 
 def settings_for(game: Game) -> GameSettings:
@@ -180,7 +125,7 @@ def make(
         return EasyBot(game, seed)
     if level in ("normal", "hard"):
         settings = settings_for(game)
-        opening = _load(settings.opening) if settings.opening else None
+        opening = settings.opening
         config = search_config(game, level, playouts, max_seconds, playout_scale)
         return LevelBot(game, config, seed, opening, level)
     raise GameError(f"there is no bot level {level!r} (known: random, easy, normal, hard)")

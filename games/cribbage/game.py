@@ -27,6 +27,7 @@ from games.cards import (
 )
 from games.cards import play_moves as card_play_moves
 from games.cards import shuffled as shuffled_deck
+from games.cribbage import guide
 from games.cribbage.play import FITS, peg_items
 from games.cribbage.scoring import VALUES, breakdown_cards, score_cards
 from games.cribbage.state import CribbageState, clone_state, state_from_json, state_to_json
@@ -37,6 +38,7 @@ from games.engine import (
     GameInfo,
     Move,
     Option,
+    cardstock_help,
     deal_hidden,
     deal_record,
     noted_deal,
@@ -70,8 +72,22 @@ class Cribbage(Game):
         min_players=2,
         max_players=4,
         default_players=2,
-        options={"target": Option(121, (61, 121))},
+        options={
+            "target": Option(
+                121,
+                (61, 121),
+                "The points a side must reach to win; the game ends the moment one does.",
+                {
+                    "61": "A short game: once round a cribbage board.",
+                    "121": "The full game: twice round the board.",
+                },
+            )
+        },
         presets={"cardstock": {"target": 121}},
+        goal=guide.GOAL,
+        how_to_play=guide.HOW_TO_PLAY,
+        glossary=guide.GLOSSARY,
+        preset_help={"cardstock": cardstock_help("a game to 121 points, the same as the standard game.")},
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> CribbageState:
@@ -189,10 +205,7 @@ class Cribbage(Game):
         """Make a move known to be legal; cut, peg, show and deal as it sets off."""
         state.pegged = []
         if "next" in move:
-            state.deal_number += 1
-            state.dealer = (state.dealer + 1) % state.players
-            self._deal(state)
-            return [self.deal_event(state)]
+            return self.deal_again(state)
         if "play" in move:
             return self._play(state, seat, CARD_INDEX[move["play"]])
         if "go" in move:

@@ -114,13 +114,5 @@ def state_from_json(data: dict[str, Any]) -> CribbageState:
 
 
 def clone_state(state: CribbageState) -> CribbageState:
-    """Return an independent copy: the lists a move mutates are copied, the rest shared."""
-    copy = CribbageState()
-    for name in CribbageState.__slots__:
-        setattr(copy, name, getattr(state, name))
-    copy.hands = list(state.hands)
-    copy.scores = list(state.scores)
-    copy.pile = list(state.pile)
-    copy.pile_seats = list(state.pile_seats)
-    copy.barred = list(state.barred)
-    return copy
+    """Return an independent copy (the declared lists copied; ints and shared records kept)."""
+    return FIELDS.clone(state)

@@ -25,7 +25,6 @@ from games.cards import (
     names_in,
     play_moves,
     shuffled,
-    suit_play_moves,
 )
 from games.engine import (
     NO_EVENTS,
@@ -37,10 +36,11 @@ from games.engine import (
     Move,
     NotYourTurnError,
     Option,
+    cardstock_help,
     deal_record,
     noted_deal,
-    winners_of,
 )
+from games.hearts import guide
 from games.hearts.state import (
     DECKS,
     DIRECTIONS,
@@ -53,7 +53,6 @@ from games.hearts.state import (
     POINT_CARDS,
     POINTS,
     QUEEN_OF_SPADES,
-    STRENGTH,
     HeartsState,
     clone_state,
     determinize_state,
@@ -61,7 +60,7 @@ from games.hearts.state import (
     state_from_json,
     state_to_json,
 )
-from games.tricks import trick_view
+from games.tricks import follow_mask, follow_moves, must_follow, trick_view, trick_winner
 
 
 class Hearts(Game):
@@ -74,11 +73,52 @@ class Hearts(Game):
         max_players=5,
         default_players=4,
         options={
-            "passing": Option("rotate", ("rotate", "none")),
-            "first_lead": Option("two_of_clubs", ("two_of_clubs", "left_of_dealer")),
-            "first_trick_points": Option(False, (False, True)),
-            "moon": Option("add_to_others", ("add_to_others", "subtract_self")),
-            "target": Option(100, (50, 100)),
+            "passing": Option(
+                "rotate",
+                ("rotate", "none"),
+                "Whether everyone passes three cards before the play of a deal.",
+                {
+                    "rotate": "With 4 players pass left, right, across, then no pass, and round again; "
+                    "with 3 or 5 players left, right, then no pass.",
+                    "none": "Nobody ever passes.",
+                },
+            ),
+            "first_lead": Option(
+                "two_of_clubs",
+                ("two_of_clubs", "left_of_dealer"),
+                "Who leads the first trick of a deal.",
+                {
+                    "two_of_clubs": "Whoever holds the lowest club in play (the 2, or the 3 with 5 players) "
+                    "must lead it.",
+                    "left_of_dealer": "The player after the dealer leads any card the usual rules allow.",
+                },
+            ),
+            "first_trick_points": Option(
+                False,
+                (False, True),
+                "Whether hearts and the queen of spades may be played to the first trick.",
+                {
+                    "false": "Not while you have anything else you may play.",
+                    "true": "Yes, as on any other trick.",
+                },
+            ),
+            "moon": Option(
+                "add_to_others",
+                ("add_to_others", "subtract_self"),
+                "How a deal scores when one player takes all 26 points (shoots the moon).",
+                {
+                    "add_to_others": "Every other player scores 26 and the shooter 0.",
+                    "subtract_self": "The shooter scores -26 and the others 0.",
+                },
+            ),
+            "target": Option(
+                100,
+                (50, 100),
+                (
+                    "The score that ends the game: after the deal in which someone reaches "
+                    "it, the lowest score wins."
+                ),
+            ),
         },
         presets={
             "cardstock": {
@@ -88,6 +128,16 @@ class Hearts(Game):
                 "moon": "subtract_self",
                 "target": 100,
             }
+        },
+        low_score_wins=True,
+        goal=guide.GOAL,
+        how_to_play=guide.HOW_TO_PLAY,
+        glossary=guide.GLOSSARY,
+        preset_help={
+            "cardstock": cardstock_help(
+                "no passing, the player after the dealer leads first, points may be played to the "
+                "first trick, shooting the moon scores -26 for the shooter, and the game goes to 100."
+            )
         },
     )
 
@@ -156,7 +206,7 @@ class Hearts(Game):
         """Return the cards of ``hand`` its holder may play to the trick now."""
         trick = state.trick
         if trick:
-            legal = hand & SUIT_MASKS[trick[0] // 13] or hand
+            legal = follow_mask(hand, trick[0] // 13)
         elif state.tricks_done == 0 and state.options["first_lead"] == "two_of_clubs":
             return 1 << LOWEST_CLUB[state.players]
         elif state.broken:
@@ -176,9 +226,7 @@ class Hearts(Game):
             trick = state.trick
             if trick and state.tricks_done:
                 # The common case, past the first trick: follow suit if you can.
-                suit = trick[0] // 13
-                hand = state.hands[seat]
-                return suit_play_moves(hand, suit) if hand & SUIT_MASKS[suit] else play_moves(hand)
+                return follow_moves(state.hands[seat], trick[0] // 13)
             return play_moves(self._legal_mask(state, state.hands[seat]))
         if state.phase == PASS and seat in range(state.players) and state.pending[seat] is None:
             # Made afresh: a shared table of all 22,100 triples is slower (its
@@ -199,7 +247,7 @@ class Hearts(Game):
             hand = state.hands[seat]
             trick = state.trick
             if trick and state.tricks_done:
-                legal = hand & SUIT_MASKS[trick[0] // 13] or hand
+                legal = follow_mask(hand, trick[0] // 13)
             else:
                 legal = self._legal_mask(state, hand)
             if not legal:  # an empty hand (a hand-made state): the base class refuses
@@ -249,8 +297,7 @@ class Hearts(Game):
                     trick = state.trick
                     if trick and state.tricks_done:
                         # Past the first trick a follower must only follow suit if it can.
-                        led = SUIT_MASKS[trick[0] // 13]
-                        if hand >> card & 1 and (BITS[card] & led or not hand & led):
+                        if follow_mask(hand, trick[0] // 13) >> card & 1:
                             return
                     elif self._legal_mask(state, hand) >> card & 1:
                         return
@@ -290,8 +337,9 @@ class Hearts(Game):
         if not hand >> card & 1:
             return f"{CARD_NAMES[card]} is not in your hand"
         trick = state.trick
-        if trick and hand & SUIT_MASKS[trick[0] // 13] and card // 13 != trick[0] // 13:
-            return f"you must follow suit: {CARD_NAMES[trick[0]]} was led"
+        refused = must_follow(hand, trick, card)
+        if refused:
+            return refused
         if not trick and state.tricks_done == 0 and state.options["first_lead"] == "two_of_clubs":
             return f"the first trick is led with {CARD_NAMES[LOWEST_CLUB[state.players]]}"
         if not trick and card // 13 == HEARTS and not state.broken and hand & ~HEARTS_MASK:
@@ -342,18 +390,8 @@ class Hearts(Game):
         if len(trick) < n:
             state.turn = (seat + 1) % n
             return NO_EVENTS
-        # The highest card of the led suit wins; there are no trumps.
-        best = trick[0]
-        led = best // 13
-        at = 0
-        points = POINTS[best]
-        for i in range(1, n):
-            other = trick[i]
-            points += POINTS[other]
-            if other // 13 == led and STRENGTH[other] > STRENGTH[best]:
-                best = other
-                at = i
-        winner = (state.leader + at) % n
+        winner = trick_winner(trick, state.leader, n)
+        points = sum(map(POINTS.__getitem__, trick))
         if points:
             state.taken[winner] += points
         state.last_trick = (state.leader, trick, winner)
@@ -408,10 +446,7 @@ class Hearts(Game):
         if max(state.scores) >= state.target:
             state.phase = OVER
             return NO_EVENTS
-        state.deal_number += 1
-        state.dealer = (state.dealer + 1) % n
-        self._deal(state)
-        return [self.deal_event(state)]
+        return self.deal_again(state)
 
     def view(self, state: HeartsState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its own hand and passes, the trick, the scores."""
@@ -471,7 +506,7 @@ class Hearts(Game):
         """Return the points per seat and the winners (the lowest), once over."""
         if state.phase != OVER:
             return None
-        return {"scores": list(state.scores), "winners": winners_of(state.scores, lowest_wins=True)}
+        return {"scores": list(state.scores), "winners": self.info.winners(state.scores)}
 
     def to_json(self, state: HeartsState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings)."""

@@ -32,8 +32,6 @@ POINTS = tuple(1 if c // 13 == HEARTS else 13 if c == QUEEN_OF_SPADES else 0 for
 DECKS = {3: tuple(make_deck(["2D"])), 4: tuple(make_deck()), 5: tuple(make_deck(["2D", "2C"]))}
 DECK_MASKS = {n: mask_of(cards) for n, cards in DECKS.items()}
 LOWEST_CLUB = {3: CARD_INDEX["2C"], 4: CARD_INDEX["2C"], 5: CARD_INDEX["3C"]}
-# Within a suit the ace is high: strength 2 = 0 .. A = 12.
-STRENGTH = tuple((c % 13 - 1) % 13 for c in range(52))
 # Pass directions by deal number: the seat offset a pass goes to (0: no pass).
 DIRECTIONS = {3: (1, 2, 0), 4: (1, 3, 2, 0), 5: (1, 4, 0)}
 
@@ -118,6 +116,7 @@ FIELDS = CardFields(
     mask_lists=("hands", "passed", "received", "dealt"),
     card_lists=("trick",),
     copied=("scores", "taken", "voids"),
+    lists=("pending",),
 )
 
 
@@ -160,19 +159,8 @@ def state_from_json(data: dict[str, Any]) -> HeartsState:
 
 
 def clone_state(state: HeartsState) -> HeartsState:
-    """Return an independent copy (lists copied; ints and shared records kept)."""
-    copy = HeartsState()
-    for name in HeartsState.__slots__:
-        setattr(copy, name, getattr(state, name))
-    copy.hands = list(state.hands)
-    copy.pending = list(state.pending)
-    copy.passed = list(state.passed)
-    copy.received = list(state.received)
-    copy.trick = list(state.trick)
-    copy.taken = list(state.taken)
-    copy.scores = list(state.scores)
-    copy.voids = list(state.voids)
-    return copy
+    """Return an independent copy (the declared lists copied; ints and shared records kept)."""
+    return FIELDS.clone(state)
 
 
 def determinize_state(state: HeartsState, seat: int, rng: random.Random) -> HeartsState:

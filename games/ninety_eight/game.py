@@ -32,11 +32,12 @@ from games.engine import (
     Move,
     OneSeatGame,
     Option,
+    cardstock_help,
     deal_record,
     noted_deal,
     redeal_unseen,
-    winners_of,
 )
+from games.ninety_eight import guide
 
 DECK = tuple(make_deck())
 HAND_SIZE = 4
@@ -97,6 +98,7 @@ FIELDS = CardFields(
     card_lists=("pile",),
     seat_cards=("last",),
     copied=("lives",),
+    lists=("stock",),
 )
 
 
@@ -109,8 +111,24 @@ class NinetyEight(OneSeatGame):
         min_players=2,
         max_players=6,
         default_players=4,
-        options={"lives": Option(1, (1, 3, 5))},
+        options={
+            "lives": Option(
+                1,
+                (1, 3, 5),
+                "How many deals a player may lose before they are out.",
+                {
+                    "1": "One deal is the whole game: whoever takes the total over 98 loses, "
+                    "everyone else wins.",
+                    "3": "Everyone starts with 3 lives; the last player with a life left wins.",
+                    "5": "Everyone starts with 5 lives; the last player with a life left wins.",
+                },
+            )
+        },
         presets={"cardstock": {"lives": 1}},
+        goal=guide.GOAL,
+        how_to_play=guide.HOW_TO_PLAY,
+        glossary=guide.GLOSSARY,
+        preset_help={"cardstock": cardstock_help("one life, so a single deal decides the game.")},
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> NinetyEightState:
@@ -189,10 +207,7 @@ class NinetyEight(OneSeatGame):
         dealer = (state.dealer + 1) % n
         while not lives[dealer]:
             dealer = (dealer + 1) % n
-        state.dealer = dealer
-        state.deal_number += 1
-        self._deal(state)
-        return [self.deal_event(state)]
+        return self.deal_again(state, dealer)
 
     def scores(self, state: NinetyEightState) -> list[int]:
         """Return the scores: with one life 0, or -1 for the loser; otherwise lives left."""
@@ -238,7 +253,7 @@ class NinetyEight(OneSeatGame):
         if not state.over:
             return None
         scores = self.scores(state)
-        return {"scores": scores, "winners": winners_of(scores)}
+        return {"scores": scores, "winners": self.info.winners(scores)}
 
     def to_json(self, state: NinetyEightState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings, the stock top first)."""
@@ -260,15 +275,8 @@ class NinetyEight(OneSeatGame):
         return state
 
     def clone(self, state: NinetyEightState) -> NinetyEightState:
-        """Return an independent copy (lists copied; ints and records shared)."""
-        copy = NinetyEightState()
-        for name in NinetyEightState.__slots__:
-            setattr(copy, name, getattr(state, name))
-        copy.hands = list(state.hands)
-        copy.stock = list(state.stock)
-        copy.pile = list(state.pile)
-        copy.lives = list(state.lives)
-        return copy
+        """Return an independent copy (the declared lists copied; ints and records shared)."""
+        return FIELDS.clone(state)
 
     def determinize(self, state: NinetyEightState, seat: int, rng: random.Random) -> NinetyEightState:
         """Deal every card ``seat`` has not seen (other hands, the stock) at random."""

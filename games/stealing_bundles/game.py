@@ -31,11 +31,12 @@ from games.engine import (
     Move,
     OneSeatGame,
     Option,
+    cardstock_help,
     deal_record,
     noted_deal,
     redeal_unseen,
-    winners_of,
 )
+from games.stealing_bundles import guide
 
 DECK = tuple(make_deck())
 HAND_SIZE = 4
@@ -93,6 +94,7 @@ FIELDS = CardFields(
     mask_lists=("hands", "dealt"),
     card_lists=("dealt_pool", "stock"),
     seat_cards=("last",),
+    nested=("bundles",),
 )
 
 
@@ -105,8 +107,27 @@ class StealingBundles(OneSeatGame):
         min_players=2,
         max_players=4,
         default_players=4,
-        options={"leftovers": Option("last_capturer", ("last_capturer", "stay"))},
+        options={
+            "leftovers": Option(
+                "last_capturer",
+                ("last_capturer", "stay"),
+                "Where the cards still in the pool go when the game ends.",
+                {
+                    "last_capturer": "Onto the bundle of the last player who took anything, "
+                    "counting for them.",
+                    "stay": "They stay in the pool and count for nobody.",
+                },
+            )
+        },
         presets={"cardstock": {"leftovers": "stay"}},
+        goal=guide.GOAL,
+        how_to_play=guide.HOW_TO_PLAY,
+        glossary=guide.GLOSSARY,
+        preset_help={
+            "cardstock": cardstock_help(
+                "the cards left in the pool at the end stay there and count for nobody."
+            )
+        },
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> StealingBundlesState:
@@ -236,7 +257,7 @@ class StealingBundles(OneSeatGame):
         if not state.over:
             return None
         scores = [len(b) for b in state.bundles]
-        return {"scores": scores, "winners": winners_of(scores)}
+        return {"scores": scores, "winners": self.info.winners(scores)}
 
     def to_json(self, state: StealingBundlesState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings; bundles bottom first)."""
@@ -258,14 +279,8 @@ class StealingBundles(OneSeatGame):
         return state
 
     def clone(self, state: StealingBundlesState) -> StealingBundlesState:
-        """Return an independent copy (lists copied; ints and records shared)."""
-        copy = StealingBundlesState()
-        for name in StealingBundlesState.__slots__:
-            setattr(copy, name, getattr(state, name))
-        copy.hands = list(state.hands)
-        copy.bundles = [list(b) for b in state.bundles]
-        # ``stock`` is only ever replaced, never changed in place, so it can be shared.
-        return copy
+        """Return an independent copy (the declared lists copied; ints and records shared)."""
+        return FIELDS.clone(state)
 
     def determinize(self, state: StealingBundlesState, seat: int, rng: random.Random) -> StealingBundlesState:
         """Deal every card ``seat`` has not seen (other hands, the stock) at random.

@@ -8,9 +8,6 @@ from itertools import combinations
 import pytest
 
 from games import GAMES
-
-pytest.importorskip("games.cribbage")
-
 from games.cards import CARD_INDEX, CARD_NAMES
 from games.cribbage.crib_discard import crib_value, discard_values, opening
 from games.cribbage.crib_tables import exact_crib_value, tables

@@ -10,9 +10,8 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.test import Client
 
-from cardtable.dashboard.models import HiddenChat
 from cardtable.tables import broadcast, services, staff
-from cardtable.tables.models import ChatMessage, Connection, Match, Seat, Table
+from cardtable.tables.models import ChatMessage, Connection, HiddenChat, Match, Seat, Table
 from tests.dashboard.conftest import new_table, play
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +25,7 @@ CHANGELISTS = [
     "tables/chatmessage",
     "tables/connection",
     "dashboard/gamesummary",
-    "dashboard/hiddenchat",
+    "tables/hiddenchat",
 ]
 
 

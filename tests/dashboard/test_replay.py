@@ -8,9 +8,10 @@ import random
 import pytest
 from django.test import Client
 
-from cardtable.dashboard.replay import ReplayError, replay_json, walk
+from cardtable.dashboard.replay import replay_json
 from cardtable.tables import staff
 from cardtable.tables.models import Match, MoveRecord
+from cardtable.tables.replay import ReplayError, walk
 from games import GAMES, get_game
 from tests.dashboard.conftest import new_table, play
 from tests.server.helpers import cards_in

@@ -163,3 +163,31 @@ def test_shuffled_spreads_every_card_evenly_over_the_places() -> None:
         df = (size - 1) ** 2  # a contingency table: rows and columns each sum to ``rounds``
         assert statistic < df + 6 * (2 * df) ** 0.5, statistic
     assert sorted(shuffled(deck(), -(10**30), 2**40)) == deck()
+
+
+class _Slotted:
+    __slots__ = ("options", "hands", "trick", "scores", "pending", "bundles", "turn")
+
+
+def test_card_fields_clone_copies_every_declared_list() -> None:
+    from games.cards import CardFields
+
+    fields = CardFields(
+        _Slotted.__slots__,
+        mask_lists=("hands",),
+        card_lists=("trick",),
+        copied=("scores",),
+        lists=("pending",),
+        nested=("bundles",),
+    )
+    state = _Slotted()
+    state.options, state.hands, state.trick, state.scores = {}, [1, 2], [3], [0, 0]
+    state.pending, state.bundles, state.turn = [None, 4], [[5], [6, 7]], 1
+    copy = fields.clone(state)
+    assert type(copy) is _Slotted and copy.turn == 1
+    for name in ("hands", "trick", "scores", "pending", "bundles"):
+        assert getattr(copy, name) == getattr(state, name) and getattr(copy, name) is not getattr(state, name)
+    copy.bundles[0].append(9)
+    assert state.bundles == [[5], [6, 7]]
+    with pytest.raises(ValueError, match="no slot named nope"):
+        CardFields(_Slotted.__slots__, lists=("nope",))

@@ -568,7 +568,11 @@ def test_info_and_bad_options(game_id: str) -> None:
     for name, option in info.options.items():
         assert option.default in option.choices, name
     listed = info.to_json()
-    assert listed["options"]["preset"] == {"default": "standard", "choices": ["standard", "cardstock"]}
+    preset = listed["options"]["preset"]
+    assert {key: preset[key] for key in ("default", "choices")} == {
+        "default": "standard",
+        "choices": ["standard", "cardstock"],
+    }
     assert game.new(None, None, seed=1).players == info.default_players
     bad: list[tuple[Any, Any]] = [
         (info.min_players - 1, {}),

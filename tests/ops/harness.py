@@ -520,12 +520,15 @@ class Database:
         return {"id": row[0], "seed": row[1], "options": self._json(row[2]), "players": row[3]}
 
     def moves(self, match_id: int) -> list[dict]:
-        """A game's move log in order: seq, seat, move, version."""
+        """A game's move log in order: seq, seat, move, version, events."""
         rows = self.query(
-            "SELECT seq, seat, move, version FROM tables_moverecord WHERE match_id = %s ORDER BY seq",
+            "SELECT seq, seat, move, version, events FROM tables_moverecord WHERE match_id = %s ORDER BY seq",
             (match_id,),
         )
-        return [{"seq": r[0], "seat": r[1], "move": self._json(r[2]), "version": r[3]} for r in rows]
+        return [
+            {"seq": r[0], "seat": r[1], "move": self._json(r[2]), "version": r[3], "events": self._json(r[4])}
+            for r in rows
+        ]
 
     def count(self, table: str) -> int:
         """Rows in one of the app's tables (a fixed name, never user input)."""
@@ -586,15 +589,18 @@ def replay(db: Database, table_id: str) -> tuple[dict, list[dict]]:
     The caller compares the rebuilt state's JSON with the stored one: equal means the
     log holds exactly the moves that made the stored state, each once, in order.
     """
+    from types import SimpleNamespace
+
+    from cardtable.tables.replay import replay_moves
     from games import get_game
 
     row = db.table(table_id)
     match = db.match(table_id, row["game_number"])
     # The row is read first: moves logged after it (bots play on meanwhile) are not in it.
     log = [r for r in db.moves(match["id"]) if r["version"] <= row["version"]]
-    game = get_game(row["game"])
-    state = game.new(match["players"], match["options"], match["seed"])
-    for record in log:
-        game.apply(state, record["seat"], record["move"])
-    row["replayed"] = json.loads(json.dumps(game.to_json(state)))
+    records = [SimpleNamespace(**record) for record in log]
+    *_, (_record, state, _new_deal) = replay_moves(
+        row["game"], match["players"], match["options"], match["seed"], records
+    )
+    row["replayed"] = json.loads(json.dumps(get_game(row["game"]).to_json(state)))
     return row, log

@@ -82,8 +82,21 @@ def test_games_are_listed_with_their_options() -> None:
     games = HttpClient().get("/api/games/").json()
     assert [g["id"] for g in games] == list(GAMES)
     for game in games:
-        assert set(game) == {"id", "name", "min_players", "max_players", "default_players", "options"}
-        assert all({"default", "choices"} <= set(o) for o in game["options"].values())
+        assert set(game) == {
+            "id",
+            "name",
+            "min_players",
+            "max_players",
+            "default_players",
+            "options",
+            "low_score_wins",
+            "goal",
+            "how_to_play",
+            "glossary",
+        }
+        assert all({"default", "choices", "help", "choice_help"} <= set(o) for o in game["options"].values())
+        assert game == GAMES[game["id"]].info.to_json()
+    assert [g["id"] for g in games if g["low_score_wins"]] == ["hearts"]
 
 
 def test_creating_a_table_needs_a_player_and_valid_options() -> None:

@@ -1,10 +1,11 @@
 """``manage.py playbots GAME --games N``: bot-only games played into the database.
 
 Each game is played through the real table service, as the server plays bots:
-a table is created, every seat gets a bot, the host starts it, and each bot's
-move goes through ``services.apply_move`` (one transaction, version checked, move
-logged). The games land in the same tables as games people play, so the
-dashboard's statistics cover them. Later games at the table are rematches.
+a table is created, every seat gets a bot, the host starts it, and the bot
+driver's own turn function (``bots.play_pending``) makes each bot's move through
+``services.apply_move`` (one transaction, version checked, move logged). The
+games land in the same tables as games people play, so the dashboard's
+statistics cover them. Later games at the table are rematches.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cardtable.dashboard.stats import summarize
 from cardtable.tables import services
-from cardtable.tables.bots import choose, next_job
+from cardtable.tables.bots import play_pending
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Player, Table
 from games import GAMES
@@ -45,16 +46,7 @@ def play_games(
         services.add_bot(table.pk, host, seat, level)
     for number in range(games):
         (services.start if number == 0 else services.rematch)(table.pk, host)
-        while (job := next_job(table.pk)) is not None:
-            for seat, level, by in job.seats:
-                seed = (job.seed * 1_000_003 + job.version * 31 + seat) & 0x7FFFFFFF
-                move = choose(job.game, job.state, seat, level, seed)
-                try:
-                    services.apply_move(table.pk, move, job.version, seat=seat, by=by)
-                except TableError as error:  # another seat of a simultaneous phase moved first
-                    if error.code != "stale_version":
-                        raise
-                    break
+        play_pending(table.pk)
     return table
 
 

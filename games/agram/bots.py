@@ -1,0 +1,12 @@
+"""Agram's bot settings: easy plays by rule; the search scores the deal against the others."""
+
+from games.agram import easy
+from games.agram.game import GAME
+from games.bots.search import relative_reward
+from games.bots.settings import GameSettings, score_sign
+
+SETTINGS = GameSettings(
+    easy=easy.choose,
+    reward=relative_reward(score_sign(GAME.info), 1.0),
+    budgets={"normal": (600, 0.25), "hard": (2400, 1.0)},
+)

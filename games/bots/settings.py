@@ -1,0 +1,37 @@
+"""The shape of one game's bot settings; each game states its own in ``games/<game>/bots.py``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.bots.search import Policy, Reward
+from games.engine import Game, GameInfo, Move
+
+Opening = Callable[[Game, Any, int, random.Random], Move | None]
+
+
+@dataclass
+class GameSettings:
+    """How the bots of one game play: the easy policy, the search's scoring, the budgets.
+
+    ``easy`` is the rule-based player ``(game, state, seat, rng) -> move``;
+    ``opening``, when set, decides the wide phases before the search (or returns
+    ``None`` to leave a position to it). ``budgets[level]`` is ``(playouts, seconds)``.
+    """
+
+    easy: Policy
+    reward: Reward
+    stop_at_deal: bool = True
+    policy_rate: float = 1.0
+    tree_depth: int = 1
+    exploration: float = 0.7
+    budgets: dict[str, tuple[int, float]] = field(default_factory=dict)
+    opening: Opening | None = None
+
+
+def score_sign(info: GameInfo) -> float:
+    """Return +1 where a higher score is better, -1 where the lowest wins (read from ``info``)."""
+    return -1.0 if info.low_score_wins else 1.0
