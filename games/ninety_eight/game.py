@@ -49,6 +49,11 @@ RANK_VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, -10, 0, 0, 0)
 CARD_VALUE = tuple(RANK_VALUE[c % 13] for c in range(52))
 
 
+def total_after(total: int, card: int) -> int:
+    """Return the pile's total once ``card`` is played on ``total`` (a king makes it 98)."""
+    return LIMIT if card % 13 == KING else total + CARD_VALUE[card]
+
+
 class NinetyEightState:
     """One game of Ninety-Eight: hands are bitmasks, ``stock`` has its top card last."""
 
@@ -192,12 +197,11 @@ class NinetyEight(OneSeatGame):
         state.deal_loser = loser
         state.last_deal = [loser, state.total, state.pile[-1]]
         lives = state.lives
+        before = self.scores(state)
         if loser is not None:
             lives[loser] -= 1
         record = {"loser": loser, "total": state.total}
-        state.history = noted_deal(
-            state.history, state.deal_number + 1, lives, [state.options["lives"]] * len(lives), **record
-        )
+        state.history = noted_deal(state.history, state.deal_number + 1, self.scores(state), before, **record)
         if state.options["lives"] == 1 or sum(1 for left in lives if left > 0) <= 1:
             state.over = True
             return NO_EVENTS
@@ -233,8 +237,15 @@ class NinetyEight(OneSeatGame):
             "last_deal": None,
             "last": None,
         }
+        view["limit"] = LIMIT
+        view["effects"] = []
         if seat is not None:
             view["hand"] = names_in(state.hands[seat])
+            if not state.over and seat == state.turn:
+                # What each card in hand would do, so a page can warn before a losing play.
+                for card in cards_in(state.hands[seat]):
+                    after = total_after(state.total, card)
+                    view["effects"].append({"card": CARD_NAMES[card], "total": after, "loses": after > LIMIT})
         if state.last is not None:
             view["last"] = {"seat": state.last[0], "move": PLAY_MOVES[state.last[1]]}
         if state.last_deal is not None:

@@ -51,12 +51,18 @@ export function renderHand(root, hand, moves, selected, pending, onCard, marks =
     button.classList.toggle("legal", playable);
     button.classList.toggle("dim", !playable && (plays.size > 0 || multi.key !== null));
     button.classList.toggle("selected", selected.has(card));
-    // Marked cards (the cards passed to you, a hint): a ribbon and words for screen readers.
-    const marked = marks && marks.cards.has(card);
-    button.classList.toggle("marked", !!marked);
-    button.setAttribute("aria-description", marked ? marks.label : "");
-    if (marked) button.dataset.mark = marks.short || marks.label;
-    else delete button.dataset.mark;
+    // Marked cards (passed to you, the hint, what a play would do): a ribbon, and
+    // words for screen readers. `marks` maps a card to {short, label, kind}.
+    const mark = marks ? marks.get(card) : null;
+    button.classList.toggle("marked", !!mark);
+    for (const kind of ["received", "hint", "danger", "effect"]) button.classList.toggle(`mark-${kind}`, !!mark && mark.kind === kind);
+    if (mark) {
+      button.dataset.mark = mark.short || mark.label;
+      button.setAttribute("aria-description", mark.label);
+    } else {
+      delete button.dataset.mark;
+      button.removeAttribute("aria-description");
+    }
     button.setAttribute("aria-disabled", playable ? "false" : "true");
     if (multi.cards.has(card)) button.setAttribute("aria-pressed", selected.has(card) ? "true" : "false");
     else button.removeAttribute("aria-pressed");

@@ -27,7 +27,7 @@ export function renderScores(root, ctx) {
     t.append(row);
   });
   root.append(t);
-  const goal = ctx.game.goal ? ctx.game.goal(ctx) : "";
+  const goal = ctx.info ? ctx.info.goal : "";
   if (goal) root.append(h("p", { class: "hint", text: goal }));
   const history = historyTable(ctx);
   if (history) root.append(history);
@@ -60,6 +60,32 @@ export function historyTable(ctx) {
   const note = ctx.game.historyNote ? ctx.game.historyNote(ctx) : "";
   if (note) hist.append(h("tr", {}, h("td", { class: "history-note", colspan: String(table.seats.length + 1), text: note })));
   return hist;
+}
+
+/**
+ * The "How to play" panel from the game's facts (GET /api/games/): the goal, the
+ * steps, this table's options with what each means, and a glossary.
+ */
+export function renderRules(root, info, table) {
+  root.replaceChildren();
+  if (!info) return;
+  if (info.goal) root.append(h("p", { class: "game-goal", text: info.goal }));
+  if ((info.how_to_play || []).length) root.append(h("ol", {}, info.how_to_play.map((step) => h("li", { text: step }))));
+  const options = Object.entries(info.options || {}).filter(([name]) => table.options && name in table.options);
+  if (options.length) {
+    root.append(h("h3", { text: "At this table" }));
+    const list = h("ul", { class: "table-options" });
+    for (const [name, spec] of options) {
+      const value = table.options[name];
+      const meaning = (spec.choice_help || {})[String(value)];
+      list.append(h("li", {}, h("strong", { text: `${name.replace(/_/g, " ")}: ${String(value).replace(/_/g, " ")}. ` }), meaning || spec.help || ""));
+    }
+    root.append(list);
+  }
+  if ((info.glossary || []).length) {
+    root.append(h("h3", { text: "Words at the table" }));
+    root.append(h("dl", {}, info.glossary.map((entry) => [h("dt", { text: entry.term }), h("dd", { text: entry.meaning })])));
+  }
 }
 
 /** Add a chat line to the log; returns its element, so the line can be changed later. */

@@ -6,7 +6,7 @@ import { cardList, cardName, installSuitSymbols } from "./cards.js";
 import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
 import { h, seatName, trickNode } from "./layout.js";
 import { ensurePlayer } from "./name.js";
-import { addChat, renderScores, replayLink, setChatText, showResult, showSummary, toast } from "./panels.js";
+import { addChat, renderRules, renderScores, replayLink, setChatText, showResult, showSummary, toast } from "./panels.js";
 import { fillControl, renderSeats } from "./seats.js";
 import agram from "./games/agram.js";
 import cribbage from "./games/cribbage.js";
@@ -129,10 +129,11 @@ function drawHand(ctx) {
 /** Cards to mark in the hand: the hint's card, else what the game marks (cards passed to you). */
 function handMarks(ctx) {
   if (!ctx || !ctx.view) return null;
-  if (page.hint && page.hint.version === ctx.version && page.hint.cards.length) {
-    return { cards: new Set(page.hint.cards), label: "suggested", short: "hint" };
+  const marks = (ctx.game.handMarks && ctx.game.handMarks(ctx)) || new Map();
+  if (page.hint && page.hint.version === ctx.version) {
+    for (const card of page.hint.cards) marks.set(card, { short: "hint", label: "the hint suggests this card", kind: "hint" });
   }
-  return ctx.game.handMarks ? ctx.game.handMarks(ctx) : null;
+  return marks;
 }
 
 function onCard(card) {
@@ -303,6 +304,7 @@ function render(msg) {
     seated: you.seat !== null && you.seat !== undefined,
     players: table.seats.length,
     player: page.player,
+    info: GAMES[table.game] || null,
     prev: prev ? prev.view : null,
     version: msg.version,
     moves: classify(legal),
@@ -335,6 +337,11 @@ function render(msg) {
   renderActions(ctx);
   renderTools(ctx);
   renderScores($("scores"), ctx);
+  const rulesKey = JSON.stringify([table.game, table.options]);
+  if (page.rulesKey !== rulesKey) {
+    page.rulesKey = rulesKey;
+    renderRules($("rules"), info, table);
+  }
   animateLast(ctx);
 
   const turn = turnText(ctx);

@@ -164,9 +164,6 @@ export default {
     const name = seatName(ctx, seat);
     return `The show: ${name} ${name === "You" ? "deal" : "deals"} next`;
   },
-  goal(ctx) {
-    return `First to ${ctx.view.target} points wins.`;
-  },
   summary(ctx) {
     const { view } = ctx;
     if (!view.show || !view.show.length) return null;

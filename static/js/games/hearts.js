@@ -18,7 +18,7 @@ export default {
     const { view } = ctx;
     const parts = [];
     if (view.phase === "pass") {
-      parts.push(h("div", { class: "felt-info" }, `Deal ${view.deal_number} · pass three cards ${DIRECTION[view.pass_direction] || view.pass_direction}`));
+      parts.push(h("div", { class: "felt-info" }, `Deal ${view.deal_number} · pass ${DIRECTION[view.pass_direction] || view.pass_direction}`));
       const waiting = ctx.table.seats.filter((s) => !view.passed_seats.includes(s.seat)).map((s) => seatName(ctx, s.seat));
       if (view.passed) parts.push(cardRow(view.passed, "The cards you pass", "small"));
       parts.push(h("p", { class: "felt-note", text: waiting.length ? `Still choosing: ${waiting.join(", ")}` : "" }));
@@ -43,17 +43,19 @@ export default {
     return move.pass ? "" : playBubble(move);
   },
   describe(move) {
-    if (move.pass) return Array.isArray(move.pass) ? `passed ${cardList(move.pass)}` : "passed three cards";
+    if (move.pass) return Array.isArray(move.pass) ? `passed ${cardList(move.pass)}` : `passed ${move.pass} cards`;
     return null;
   },
   chooseHint(multi, ctx) {
-    return `Your turn: choose 3 cards to pass ${DIRECTION[ctx.view.pass_direction] || ""}`.trim();
+    const n = multi.moves[0][multi.key].length;
+    return `Your turn: choose ${n} cards to pass ${DIRECTION[ctx.view.pass_direction] || ""}`.trim();
   },
   /** The cards passed to you, marked in your hand until the first trick is over. */
   handMarks(ctx) {
     const { view } = ctx;
     if (!view.received || view.phase !== "play" || view.tricks_played > 0) return null;
-    return { cards: new Set(view.received), label: `passed by ${receivedFrom(ctx)}` };
+    const from = receivedFrom(ctx);
+    return new Map(view.received.map((card) => [card, { short: `from ${from}`, label: `passed to you by ${from}`, kind: "received" }]));
   },
   historyMarks(record, seat) {
     const marks = [];
@@ -66,9 +68,6 @@ export default {
   },
   scoreColumns(ctx) {
     return ctx.view.points ? [{ title: "This deal", values: ctx.view.points }] : [];
-  },
-  goal(ctx) {
-    return `Lowest score wins. The game ends after a deal where someone reaches ${ctx.view.target}.`;
   },
   summary(ctx) {
     const { view } = ctx;

@@ -43,7 +43,4 @@ export default {
     }
     return null;
   },
-  goal() {
-    return "The biggest bundle at the end wins.";
-  },
 };
