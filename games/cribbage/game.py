@@ -98,6 +98,7 @@ class Cribbage(Game):
         state.target = options["target"]
         state.sides = 2 if players == 4 else players
         state.scores = [0] * state.sides
+        state.back = [0] * state.sides
         state.history = []
         state.deal_number = 0
         state.dealer = random.Random(seed).randrange(players)
@@ -224,6 +225,9 @@ class Cribbage(Game):
     def _score(self, state: CribbageState, seat: int, points: int, kind: str | None = None) -> bool:
         """Add points to ``seat``'s side (noted in ``pegged`` when ``kind`` is given); True if it won."""
         side = seat % state.sides
+        # The back peg leapfrogs to where the front was: once a move, however many items it scores.
+        if points and not any(s % state.sides == side for s, _, _ in state.pegged):
+            state.back[side] = state.scores[side]
         state.scores[side] += points
         if kind is not None:
             state.pegged.append([seat, kind, points])
@@ -333,6 +337,8 @@ class Cribbage(Game):
             "last": None,
             # Each card of this count with the count after it and what it pegged.
             "count_cards": count_cards(state.pile_seats, state.pile),
+            # Per side, the front peg (the score) and the back peg (the score before its latest points).
+            "pegs": [[state.back[side], state.scores[side]] for side in range(state.sides)],
             "last_count": None,
             "history": [dict(record) for record in state.history],
         }

@@ -44,6 +44,7 @@ class CribbageState:
         "show",
         "last_count",
         "history",
+        "back",
     )
 
     players: int
@@ -74,6 +75,7 @@ class CribbageState:
     show: list[list] | None  # [[seat, is_crib, mask, start, points]] of the last show
     last_count: list | None  # the previous count of this deal: [[seat, card name], ...], then the go
     history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
+    back: list[int]  # per side, the score before its latest points: where the back peg stands
 
 
 # ``start``, ``last``, ``pegged`` and ``show`` are converted by hand.
@@ -82,7 +84,7 @@ FIELDS = CardFields(
     masks=("crib",),
     mask_lists=("hands", "kept", "dealt"),
     card_lists=("stock", "pile", "crib_dealt"),
-    copied=("scores", "barred", "pile_seats"),
+    copied=("scores", "barred", "pile_seats", "back"),
 )
 
 
@@ -103,7 +105,8 @@ def state_to_json(state: CribbageState) -> dict[str, Any]:
 def state_from_json(data: dict[str, Any]) -> CribbageState:
     """Rebuild a state from ``state_to_json``'s output."""
     state = CribbageState()
-    FIELDS.from_json(state, {"last_count": None, "history": [], **data})  # states saved before either
+    # States saved before these fields: no count kept, no history, the back pegs at the scores.
+    FIELDS.from_json(state, {"last_count": None, "history": [], "back": list(data["scores"]), **data})
     state.start = None if data["start"] is None else CARD_INDEX[data["start"]]
     if data["show"] is not None:
         state.show = [

@@ -77,3 +77,25 @@ def test_hearts_says_who_passed_you_your_cards() -> None:
         assert view["received_from"] == (seat - 1) % 4
         assert set(view["received"]) <= set(view["hand"]) or view["tricks_played"] > 0
     assert "received_from" not in game.view(state, None)
+
+
+def test_cribbage_pegs_front_at_the_score_back_where_the_front_was_before_its_last_move() -> None:
+    game = get_game("cribbage")
+    state = game.new(2, {"target": 61}, seed=8)
+    rng = random.Random(8)
+    checked = 0
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        scores, phase = list(state.scores), state.phase
+        game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
+        pegs = game.view(state, 0)["pegs"]
+        assert [front for _, front in pegs] == state.scores[:2]
+        assert all(back < front or back == front == 0 for back, front in pegs)
+        # A move of the play pegs once per side, however many items it scores (the
+        # show pegs the hand and the crib apart).
+        if phase == state.phase == "play":
+            for side in range(2):
+                if state.scores[side] != scores[side]:
+                    assert pegs[side] == [scores[side], state.scores[side]]
+                    checked += 1
+    assert checked > 5
