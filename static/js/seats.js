@@ -95,7 +95,8 @@ export function renderSeats(root, ctx, send, game) {
     if (info.kind === "bot") plate.append(h("span", { class: "badge", text: info.level }));
     if (info.kind === "human" && !info.connected) plate.append(h("span", { class: "badge away", text: "away" }));
     if (view && view.dealer === seat) plate.append(h("span", { class: "dealer", title: "dealer", "aria-label": "dealer", text: "D" }));
-    if (view && Array.isArray(view.scores) && view.scores[seat] !== undefined) {
+    // A game whose seat already shows its score (a bundle's size) leaves it off the plate.
+    if (view && game.plateScore !== false && Array.isArray(view.scores) && view.scores[seat] !== undefined) {
       plate.append(h("span", { class: "seat-score", "aria-label": `score ${view.scores[seat]}`, text: String(view.scores[seat]) }));
     }
     node.append(plate);
