@@ -443,6 +443,8 @@ ensurePlayer((player) => {
   const hadPlayer = page.player;
   page.player = player;
   if (page.msg && !hadPlayer === !player) render(page.msg);
-  // The socket took its identity at connect time: reconnect once a name is chosen.
-  if (player && !hadPlayer && page.msg) client.reconnect();
+  // The socket took its identity at connect time: reconnect once a name is chosen
+  // here. A player the session already had (the first answer) is the socket's too.
+  if (player && !hadPlayer && page.msg && page.playerKnown) client.reconnect();
+  page.playerKnown = true;
 });

@@ -207,6 +207,8 @@ def sit(page: Page) -> None:
 
 def fill_with_bots(page: Page, level: str = "random") -> None:
     """As host, choose the bot level and press "Fill with bots"; wait until no seat is empty."""
+    # The page reconnects once when it learns its player: press while the socket is open.
+    expect(page.locator("body")).to_have_attribute("data-connection", "open")
     page.get_by_label("Bot level").select_option(level)
     page.get_by_role("button", name="Fill with bots").click()
     expect(page.locator(".seat.kind-empty")).to_have_count(0)

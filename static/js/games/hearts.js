@@ -25,11 +25,11 @@ export default {
     } else {
       const broken = view.hearts_broken ? " · hearts broken" : "";
       const trick = view.phase === "play" ? ` · trick ${view.tricks_played + 1}` : "";
-      parts.push(h("div", { class: "felt-info" }, `Deal ${view.deal_number}${trick}${broken}`));
+      // During the first trick the headline also says who passed you which cards (marked in your hand).
+      const received =
+        view.received && view.tricks_played === 0 ? h("span", { class: "received-note", text: `${receivedFrom(ctx)} passed you ${view.received.map(cardShort).join(" ")}` }) : null;
+      parts.push(h("div", { class: "felt-info" }, `Deal ${view.deal_number}${trick}${broken}`, received ? " · " : "", received));
       parts.push(trickArea(ctx));
-      if (view.received && view.tricks_played === 0 && !(view.trick || []).length) {
-        parts.push(h("p", { class: "felt-note received-note", text: `${receivedFrom(ctx)} passed you ${view.received.map(cardShort).join(" ")}` }));
-      }
     }
     return h("div", { class: "center-stack" }, ...parts);
   },
