@@ -163,6 +163,37 @@ export function showResult(overlay, card, ctx, send, onClose) {
   overlay.hidden = false;
 }
 
+/**
+ * On narrow screens the panels live in a drawer that the top bar's tabs open,
+ * one panel at a time (Escape or "Close" shuts it). `onChat` runs when the chat opens.
+ */
+export function setupDrawer(onChat = () => {}) {
+  const side = document.getElementById("side");
+  const tabs = [...document.querySelectorAll("#panel-tabs .tab")];
+  const close = () => {
+    side.classList.remove("open");
+    tabs.forEach((t) => t.setAttribute("aria-expanded", "false"));
+  };
+  for (const tab of tabs) {
+    tab.addEventListener("click", () => {
+      const wasOpen = tab.getAttribute("aria-expanded") === "true";
+      close();
+      if (wasOpen) return;
+      for (const panel of side.querySelectorAll(":scope > .panel")) panel.classList.toggle("current", panel.id === tab.dataset.panel);
+      side.classList.add("open");
+      tab.setAttribute("aria-expanded", "true");
+      if (tab.dataset.panel === "chat-panel") onChat();
+    });
+  }
+  document.getElementById("side-close").addEventListener("click", close);
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    if (side.classList.contains("open")) close();
+    const review = document.getElementById("review");
+    if (review) review.hidden = true;
+  });
+}
+
 let toastTimer = null;
 
 /** A short message at the bottom of the screen (errors from the server). */

@@ -1,7 +1,7 @@
 // The seats around the felt: names, bots, presence, card backs, whose turn,
 // and before the game the "Sit here", "Move here", "Remove bot" buttons.
 
-import { backSvg } from "./cards.js";
+import { backSvg, cardList, cardShort, tableCard } from "./cards.js";
 import { h, seatName, seatPoint } from "./layout.js";
 
 const LEVELS = ["random", "easy", "normal", "hard"];
@@ -15,6 +15,16 @@ function backsNode(count, name) {
     box.append(back);
   }
   box.append(h("span", { class: "count", "aria-hidden": "true", text: String(count) }));
+  return box;
+}
+
+function faceUpHand(cards, name) {
+  const box = h("div", { class: "face-up-hand", role: "group", "aria-label": `${name} holds ${cards.length ? cardList(cards) : "no cards"}` });
+  for (const card of cards) {
+    const node = tableCard(card, `rp-card ${"DH".includes(card[1]) ? "red-card" : "black-card"}`);
+    node.dataset.short = cardShort(card); // a phone shows the card as text, large enough to read
+    box.append(node);
+  }
   return box;
 }
 
@@ -100,7 +110,10 @@ export function renderSeats(root, ctx, send, game) {
       plate.append(h("span", { class: "seat-score", "aria-label": `score ${view.scores[seat]}`, text: String(view.scores[seat]) }));
     }
     node.append(plate);
-    if (view && !mine && Array.isArray(view.hand_counts)) node.append(backsNode(view.hand_counts[seat] || 0, name));
+    // The replay shows every hand face up; the live table, others' hands as backs.
+    if (ctx.hands) node.append(faceUpHand(ctx.hands[seat] || [], name));
+    else if (view && !mine && Array.isArray(view.hand_counts)) node.append(backsNode(view.hand_counts[seat] || 0, name));
+    if (ctx.hands) node.classList.add("rp-seat");
     const extra = view && game.seatExtra ? game.seatExtra(ctx, seat) : null;
     if (extra) node.append(extra);
     const last = view && view.last;

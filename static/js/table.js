@@ -6,7 +6,7 @@ import { cardList, cardName, installSuitSymbols } from "./cards.js";
 import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
 import { h, seatName, trickNode } from "./layout.js";
 import { ensurePlayer } from "./name.js";
-import { addChat, renderRules, renderScores, replayLink, setChatText, showResult, showSummary, toast } from "./panels.js";
+import { addChat, renderRules, renderScores, replayLink, setChatText, setupDrawer, showResult, showSummary, toast } from "./panels.js";
 import { fillControl, renderSeats } from "./seats.js";
 import agram from "./games/agram.js";
 import cribbage from "./games/cribbage.js";
@@ -397,34 +397,6 @@ function setupChat() {
   });
 }
 
-/** On narrow screens the panels live in a drawer the top bar's tabs open, one panel at a time. */
-function setupPanels() {
-  const side = $("side");
-  const tabs = [...document.querySelectorAll("#panel-tabs .tab")];
-  const close = () => {
-    side.classList.remove("open");
-    tabs.forEach((t) => t.setAttribute("aria-expanded", "false"));
-  };
-  for (const tab of tabs) {
-    tab.addEventListener("click", () => {
-      const wasOpen = tab.getAttribute("aria-expanded") === "true";
-      close();
-      if (wasOpen) return;
-      for (const panel of side.querySelectorAll(":scope > .panel")) panel.classList.toggle("current", panel.id === tab.dataset.panel);
-      side.classList.add("open");
-      tab.setAttribute("aria-expanded", "true");
-      if (tab.dataset.panel === "chat-panel") $("chat-dot").hidden = true;
-      const first = $(tab.dataset.panel).querySelector("input, button, a");
-      if (first && tab.dataset.panel === "chat-panel") $("chat-input").focus();
-    });
-  }
-  $("side-close").addEventListener("click", close);
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && side.classList.contains("open")) close();
-    if (event.key === "Escape") $("review").hidden = true;
-  });
-}
-
 /** A new chat line while the chat is out of sight (in the closed drawer): a dot on its tab. */
 function chatUnseen() {
   const tabs = $("panel-tabs");
@@ -436,7 +408,10 @@ function chatUnseen() {
 installSuitSymbols();
 setupInvite();
 setupChat();
-setupPanels();
+setupDrawer(() => {
+  $("chat-dot").hidden = true;
+  $("chat-input").focus();
+});
 window.addEventListener("resize", () => fitHand($("hand")));
 window.cardtable = { client, page, cardList };
 ensurePlayer((player) => {
