@@ -8,6 +8,7 @@ import { h, seatName, trickNode } from "./layout.js";
 import { ensurePlayer } from "./name.js";
 import { addChat, renderRules, renderScores, replayLink, setChatText, setupDrawer, showResult, showSummary, toast } from "./panels.js";
 import { fillControl, renderSeats } from "./seats.js";
+import { animationTime, setupSettings, sound } from "./settings.js";
 import agram from "./games/agram.js";
 import cribbage from "./games/cribbage.js";
 import hearts from "./games/hearts.js";
@@ -270,15 +271,18 @@ function animateLast(ctx) {
   const origin = ctx.seated && last.seat === ctx.me ? $("hand") : seat;
   if (!target || !origin || !target.animate) return;
   target.classList.add("just-played");
-  // Script animations ignore the stylesheet's reduced-motion rule: ask the same question here.
-  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  sound("card");
+  // Script animations ignore the stylesheet's reduced-motion rule: ask the same question
+  // here, and run at the speed the player chose (none when "off").
+  const duration = animationTime(420);
+  if (!duration) return;
   const a = origin.getBoundingClientRect();
   const b = target.getBoundingClientRect();
   const dx = a.left + a.width / 2 - (b.left + b.width / 2);
   const dy = a.top + a.height / 2 - (b.top + b.height / 2);
   target.firstElementChild.animate(
     [{ transform: `translate(${dx}px, ${dy}px) scale(0.7)`, opacity: 0.4 }, { transform: "none", opacity: 1 }],
-    { duration: 420, easing: "cubic-bezier(.2,.8,.2,1)" },
+    { duration, easing: "cubic-bezier(.2,.8,.2,1)" },
   );
 }
 
@@ -322,6 +326,7 @@ function render(msg) {
   document.body.dataset.game = table.game;
   document.body.dataset.myTurn = legal.length ? "yes" : "no";
   document.body.dataset.version = msg.version;
+  if (legal.length && !(prev && prev.legal.length)) sound("turn");
   room.classList.toggle("my-turn", legal.length > 0);
 
   renderSeats($("seats"), ctx, send, game);
@@ -406,6 +411,7 @@ function chatUnseen() {
 }
 
 installSuitSymbols();
+setupSettings();
 setupInvite();
 setupChat();
 setupDrawer(() => {

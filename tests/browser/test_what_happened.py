@@ -12,7 +12,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.driver import play_against_bots, play_to_end, read_state, take_turn
+from tests.browser.driver import (
+    choose_name,
+    create_table,
+    play_against_bots,
+    play_to_end,
+    read_state,
+    take_turn,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -127,3 +134,24 @@ def test_the_hint_marks_a_card_you_may_play(site_server, new_page):
     expect(page.locator("#toast")).to_contain_text("Hint:")
     expect(page.get_by_role("button", name="Hint shown")).to_be_disabled()
     assert page.errors == []
+
+
+def test_sound_is_off_until_chosen_and_motion_follows_the_setting(site_server, new_page):
+    page = new_page(viewport={"width": 390, "height": 844}, reduced_motion="no-preference")
+    page.goto(site_server.url + "/")
+    choose_name(page, "Ann")
+    create_table(page, "agram", 2)
+    page.get_by_role("button", name="Sound and motion").click()
+    sound = page.get_by_label("Sounds (your turn, cards played)")
+    expect(sound).not_to_be_checked()
+    expect(page.locator("#motion-note")).to_be_hidden()
+    page.get_by_label("Card animations").select_option("off")
+    expect(page.locator("body")).to_have_class(re.compile(r"\bno-motion\b"))
+    page.reload()
+    expect(page.locator("body")).to_have_class(re.compile(r"\bno-motion\b"))  # kept in this browser
+    # A system that asks for less motion is obeyed whatever the setting, and told so.
+    calm = new_page(reduced_motion="reduce")
+    calm.goto(page.url)
+    choose_name(calm, "Bea")
+    expect(calm.locator("body")).to_have_class(re.compile(r"\bno-motion\b"))
+    assert page.errors == [] and calm.errors == []
