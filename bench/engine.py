@@ -1,4 +1,4 @@
-"""Random-play speed of every game in ``games.GAMES``, and Hearts against OpenSpiel.
+"""Random-play speed of every game in ``games.GAMES``, Hearts against OpenSpiel, RECYCLE Agram.
 
 Run ``python bench/engine.py`` (about 30 seconds of CPU) or ``--quick`` (about 8);
 ``--only hearts`` measures one game.
@@ -21,6 +21,12 @@ across, right) where ours rotates left, right, across, none: the same share of
 hands without a pass. It prints ours/OpenSpiel in hands (deals) per second,
 with the pass and, as a second pair, without it (``passing: none`` against
 ``pass_cards=false``).
+
+It also plays the project's RECYCLE description of Agram
+(``games/recycle/library/agram.rcy``, run by the interpreter in ``games/recycle``)
+against the hand-written ``agram`` module, both by ``random_move + advance`` with
+4 players and one deal a game (the same rules), and prints RECYCLE/hand-written
+in games per second (``--only recycle`` measures this pair alone).
 
 Each figure is the best of several interleaved rounds, timed in this process's
 CPU time, so other processes on a shared machine slow neither side's clock
@@ -152,6 +158,27 @@ def line(label: str, rates: Rates) -> str:
     )
 
 
+def recycle_agram(per_round: float, rounds: int, seed: int) -> float:
+    """Time RECYCLE Agram against the hand-written module; print both and the ratio, return it."""
+    from games.recycle import library, load
+
+    runs = {
+        "hand-written agram": GAMES["agram"],
+        "RECYCLE agram (library/agram.rcy)": load(library()["agram"]),
+    }
+    samples: dict[str, list[Rates]] = {label: [] for label in runs}
+    for r in range(rounds):
+        for label, game in runs.items():
+            samples[label].append(run_ours(game, per_round, METHODS[0], seed + 1000 * r))
+    print("recycle (random_move + advance, 4 players, one deal):")
+    rates = {label: best(s) for label, s in samples.items()}
+    for label, figure in rates.items():
+        print(line(label, figure))
+    ratio = rates["RECYCLE agram (library/agram.rcy)"]["games"] / rates["hand-written agram"]["games"]
+    print(f"  RECYCLE/hand-written agram games per second: {ratio:.3f}")
+    return ratio
+
+
 def main(argv: list[str] | None = None) -> int:
     """Measure and print every game's figures, then the Hearts ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -162,8 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     per_round = 0.2 if args.quick else 0.5
     rounds = args.rounds or (2 if args.quick else 3)
-    chosen = args.only.split(",") if args.only else list(GAMES)
-    unknown = [g for g in chosen if g not in GAMES]
+    chosen = args.only.split(",") if args.only else [*GAMES, "recycle"]
+    unknown = [g for g in chosen if g not in GAMES and g != "recycle"]
     if unknown:
         parser.error(f"no game {', '.join(unknown)} (known: {', '.join(GAMES)})")
     print(
@@ -171,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         f"of {per_round}s process CPU time, one core; default options, default players"
     )
     figures: dict[str, dict[str, Rates]] = {}
-    for game_id in chosen:
+    for game_id in [g for g in chosen if g in GAMES]:
         game = GAMES[game_id]
         runs: dict[str, Callable[[int], Rates]] = {
             method: lambda seed, g=game, m=method: run_ours(g, per_round, m, seed) for method in METHODS
@@ -195,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{game_id}:")
         for label, rates in figures[game_id].items():
             print(line(label, rates))
+    if "recycle" in chosen:
+        recycle_agram(per_round, rounds, args.seed)
     hearts = figures.get("hearts")
     if hearts:
         print("hearts ours/OpenSpiel in hands (deals) per second:")

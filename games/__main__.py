@@ -1,4 +1,7 @@
-"""Command line: ``python -m games simulate GAME --games N --seed S ...`` (PROTOCOL.md)."""
+"""Command line: ``python -m games simulate GAME --games N --seed S ...`` (PROTOCOL.md).
+
+``GAME`` is a game id or a RECYCLE description file (``PATH.rcy``, docs/recycle.md).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +10,10 @@ import contextlib
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any, TextIO
 
-from games import GAMES, get_game
+from games import GAMES
 from games.bots import LEVELS, make_bot
 from games.engine import Game, GameError
 
@@ -73,9 +77,25 @@ def parse_levels(text: str | None, players: int) -> list[str]:
     return levels
 
 
+def resolve_game(name: str) -> Game:
+    """Return the game with id ``name``, or the game a RECYCLE description file describes.
+
+    A name ending in ``.rcy`` (or naming a file) is read as a description
+    (``games.recycle.load``); raises ``GameError`` for anything else.
+    """
+    if name in GAMES:
+        return GAMES[name]
+    if name.endswith(".rcy") or Path(name).is_file():
+        from games.recycle import load
+
+        return load(name)
+    known = ", ".join(GAMES)
+    raise GameError(f"there is no game {name!r} (known: {known}; or a description file such as mine.rcy)")
+
+
 def simulate(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``args.games`` games, print the summary, write the log if asked."""
-    game = get_game(args.game)
+    game = resolve_game(args.game)
     options = parse_options(args.options)
     # Check every input before the log file is opened: bad input changes nothing.
     players = game.new(args.players, options, args.seed).players
@@ -107,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games")
     commands = parser.add_subparsers(dest="command", required=True)
     sim = commands.add_parser("simulate", help="play games between bots")
-    sim.add_argument("game", choices=sorted(GAMES))
+    sim.add_argument("game", help=f"a game id ({', '.join(GAMES)}) or a RECYCLE description, PATH.rcy")
     sim.add_argument("--games", type=int, default=1)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--players", type=int)

@@ -259,6 +259,15 @@ class Game:
             raise NotYourTurnError(f"seat {seat} has no move now")
         return moves[int(rng.random() * len(moves))]
 
+    def start_state(self, state: Any, players: int, options: dict[str, Any], seed: int) -> Any:
+        """Set what every new state starts with: the seat count, options, seed, and the
+        first dealer, drawn from the seed (RULES.md, "Common to every game"). Returns ``state``."""
+        state.players = players
+        state.options = options
+        state.seed = seed
+        state.dealer = random.Random(seed).randrange(players)
+        return state
+
     def deal_again(self, state: Any, dealer: int | None = None) -> list[Event]:
         """Gather the cards and deal anew (``_deal``), the deal passing to ``dealer``.
 

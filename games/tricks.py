@@ -8,6 +8,13 @@ from __future__ import annotations
 
 from games.cards import CARD_NAMES, SUIT_MASKS, play_moves, suit_play_moves
 
+# The words of every trick game, for its glossary (``GameInfo.glossary``).
+TRICK_TERMS = (
+    ("trick", "One card from each player in turn; the highest card of the led suit takes it."),
+    ("lead", "Play the first card of a trick; its suit is the led suit."),
+    ("follow suit", "Play a card of the led suit; you must when you hold one."),
+)
+
 # A card's strength within its suit with the ace high: 2 = 0 .. A = 12.
 STRENGTH = tuple((c % 13 - 1) % 13 for c in range(52))
 

@@ -130,10 +130,7 @@ class Agram(OneSeatGame):
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> AgramState:
-        state = AgramState()
-        state.players = players
-        state.options = options
-        state.seed = seed
+        state = self.start_state(AgramState(), players, options, seed)
         state.target = options["target"]
         state.scores = [0] * players
         state.history = []
@@ -141,7 +138,6 @@ class Agram(OneSeatGame):
         state.deal_winner = None
         state.last_trick = None
         state.deal_number = 0
-        state.dealer = random.Random(seed).randrange(players)
         self._deal(state)
         return state
 

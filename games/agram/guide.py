@@ -1,5 +1,7 @@
 """Agram for players: the goal, how to play and the words used (shown by the page)."""
 
+from games.tricks import TRICK_TERMS
+
 GOAL = (
     "Win the sixth and last trick of a deal: that wins the deal, and the "
     "first to win the target number of deals wins the game."
@@ -17,9 +19,7 @@ HOW_TO_PLAY = (
 )
 
 GLOSSARY = (
-    ("trick", "One card from each player in turn; the highest card of the led suit takes it."),
-    ("lead", "Play the first card of a trick; its suit is the led suit."),
-    ("follow suit", "Play a card of the led suit; you must when you hold one."),
+    *TRICK_TERMS,
     ("deal", "Six cards to each player and the six tricks played with them."),
     ("target", "How many deals a player must win to win the game."),
 )

@@ -17,7 +17,9 @@ What a search scores, per game (see docs/bots.md):
   the winner, with a small margin term.
 
 Each game states its settings in ``games/<game>/bots.py`` (collected in
-``SETTINGS``). Budgets are playout counts in ``SETTINGS[game].budgets`` (edit them, or pass
+``SETTINGS``); a game made from a RECYCLE description carries its own
+(``bot_settings``, from ``games/recycle/bots.py``: random play and random
+playouts). Budgets are playout counts in ``SETTINGS[game].budgets`` (edit them, or pass
 ``playouts`` and ``max_seconds`` to ``make``; the site scales them with
 ``BOT_PLAYOUT_SCALE`` and caps them with ``BOT_*_SECONDS``), sized so ``normal``
 answers within 0.25 s and ``hard`` within 1 s at the 95th percentile on the
@@ -31,14 +33,14 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from games import GAME_IDS
+from games import GAMES
 from games.bots.search import Policy, SearchBot, SearchConfig
 from games.bots.settings import GameSettings, Opening
 from games.engine import Game, GameError, Move
 
 # Each game's settings, from its folder (``games/<game>/bots.py``).
 SETTINGS: dict[str, GameSettings] = {
-    game_id: importlib.import_module(f"games.{game_id}.bots").SETTINGS for game_id in GAME_IDS
+    game_id: importlib.import_module(f"games.{game_id}.bots").SETTINGS for game_id in GAMES
 }
 
 
@@ -49,10 +51,14 @@ def easy_policy(game: Game) -> Policy:
 
 def settings_for(game: Game) -> GameSettings:
     """Return the bot settings of ``game``; raise ``GameError`` for a game without bots."""
-    try:
-        return SETTINGS[game.info.id]
-    except KeyError:
-        raise GameError(f"no bots for game {game.info.id!r}") from None
+    settings = SETTINGS.get(game.info.id)
+    if settings is not None:
+        return settings
+    # A game made from a description (games.recycle) states its own, generic ones.
+    own = getattr(game, "bot_settings", None)
+    if isinstance(own, GameSettings):
+        return own
+    raise GameError(f"no bots for game {game.info.id!r}")
 
 
 class EasyBot:

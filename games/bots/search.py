@@ -90,6 +90,23 @@ def winner_reward(before: Sequence[float], after: Sequence[float]) -> list[float
     return out
 
 
+def best_reward(lowest_wins: bool) -> Reward:
+    """Reward a seat 0.8 for sharing the best final score, plus up to 0.2 by its place between worst and best.
+
+    For games known only by their description (RECYCLE), where no scale of a
+    score is known in advance: ``lowest_wins`` says which way is best.
+    """
+    sign = -1.0 if lowest_wins else 1.0
+
+    def reward(before: Sequence[float], after: Sequence[float]) -> list[float]:
+        values = [sign * a for a in after]
+        top, bottom = max(values), min(values)
+        spread = (top - bottom) or 1.0
+        return [0.8 * (v == top) + 0.2 * (v - bottom) / spread for v in values]
+
+    return reward
+
+
 DEFAULT_REWARD = relative_reward(1.0, 1.0)
 
 

@@ -4,8 +4,9 @@ A deal: everyone discards to the crib at once; the start card is cut from the
 stock (his heels); the play pegs around the table with go, 31 and last card; then
 the show is scored at once in order (the seat after the dealer first, the dealer,
 then the crib) and stays on the table in phase ``show`` until the next dealer
-gathers the cards (``{"next": true}``) and deals. The game ends the moment a side
-reaches the target, wherever that happens. docs/rules.md records the choices.
+gathers the cards (``{"next": true}``) and deals. The game ends as soon as a side
+reaches the target, wherever that happens, once the scoring event that took it
+there has counted whole. docs/rules.md records the choices.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ from games.engine import (
     deal_hidden,
     deal_record,
     noted_deal,
-    winners_of,
 )
 
 GO: Move = {"go": True}
@@ -91,17 +91,13 @@ class Cribbage(Game):
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> CribbageState:
-        state = CribbageState()
-        state.players = players
-        state.options = options
-        state.seed = seed
+        state = self.start_state(CribbageState(), players, options, seed)
         state.target = options["target"]
         state.sides = 2 if players == 4 else players
         state.scores = [0] * state.sides
         state.back = [0] * state.sides
         state.history = []
         state.deal_number = 0
-        state.dealer = random.Random(seed).randrange(players)
         self._deal(state)
         return state
 
@@ -222,20 +218,26 @@ class Cribbage(Game):
         state.last = [seat, move]
         return NO_EVENTS if state.waiting else self._cut(state)
 
-    def _score(self, state: CribbageState, seat: int, points: int, kind: str | None = None) -> bool:
-        """Add points to ``seat``'s side (noted in ``pegged`` when ``kind`` is given); True if it won."""
+    def _peg(self, state: CribbageState, seat: int, points: int, kind: str) -> None:
+        """Add points to ``seat``'s side and note them in ``pegged``; the game ends only after the event."""
         side = seat % state.sides
         # The back peg leapfrogs to where the front was: once a move, however many items it scores.
         if points and not any(s % state.sides == side for s, _, _ in state.pegged):
             state.back[side] = state.scores[side]
         state.scores[side] += points
-        if kind is not None:
-            state.pegged.append([seat, kind, points])
-        if state.scores[side] >= state.target:
-            state.phase = "over"
-            state.turn = None
-            return True
-        return False
+        state.pegged.append([seat, kind, points])
+
+    def _won(self, state: CribbageState) -> bool:
+        """End the game if a side has reached the target; called once a scoring event is whole.
+
+        An event scores one side only (a card with its go or last card, his heels,
+        one hand or the crib), so at most one side can be at the target.
+        """
+        if max(state.scores) < state.target:
+            return False
+        state.phase = "over"
+        state.turn = None
+        return True
 
     def _cut(self, state: CribbageState) -> list[Event]:
         state.kept = list(state.hands)
@@ -244,7 +246,8 @@ class Cribbage(Game):
         state.phase = "play"
         state.turn = (state.dealer + 1) % state.players
         if start % 13 == JACK:
-            self._score(state, state.dealer, 2, "his heels")
+            self._peg(state, state.dealer, 2, "his heels")
+            self._won(state)
         return [{"starter": CARD_NAMES[start]}]
 
     def _play(self, state: CribbageState, seat: int, card: int) -> tuple[Event, ...] | list[Event]:
@@ -254,16 +257,22 @@ class Cribbage(Game):
         state.pile_seats.append(seat)
         state.last = [seat, PLAY_MOVES[card]]
         for kind, points in peg_items(state.pile, state.count):
-            if self._score(state, seat, points, kind):
-                return NO_EVENTS
+            self._peg(state, seat, points, kind)
+        # The card's go or last card (if the count ends on it) belongs to the same event.
         return self._next_turn(state, seat)
 
     def _next_turn(self, state: CribbageState, seat: int) -> tuple[Event, ...] | list[Event]:
-        """Pass the turn on from ``seat``; end the count when no seat can play."""
+        """Pass the turn on from ``seat``; end the count when no seat can play.
+
+        The move's event is whole here (a card's pegs plus the go or last card it
+        earns), so this is where the game ends if a side has reached the target.
+        """
         n = state.players
         hands = state.hands
         fits = FITS[31 - state.count]
         if any(hands[s] & fits and not state.gone >> s & 1 for s in range(n)):
+            if self._won(state):
+                return NO_EVENTS
             # The next seat still in the count; it plays, or says go if nothing fits.
             for i in range(1, n + 1):
                 s = (seat + i) % n
@@ -272,7 +281,9 @@ class Cribbage(Game):
                     return NO_EVENTS
         last = state.pile_seats[-1]
         cards_out = not any(hands)
-        if state.count != 31 and self._score(state, last, 1, "last card" if cards_out else "go"):
+        if state.count != 31:
+            self._peg(state, last, 1, "last card" if cards_out else "go")
+        if self._won(state):
             return NO_EVENTS
         # The finished count stays on the table until the next one begins.
         go = [[s, kind, points] for s, kind, points in state.pegged if kind in ("go", "last card")]
@@ -290,7 +301,7 @@ class Cribbage(Game):
         return self._show(state)
 
     def _show(self, state: CribbageState) -> tuple[Event, ...] | list[Event]:
-        """Score each hand in order, then the crib, stopping at the target; the next dealer deals."""
+        """Score each hand in order, then the crib, each whole; stop after the one that reaches the target."""
         n = state.players
         start = state.start
         state.show = []
@@ -301,7 +312,10 @@ class Cribbage(Game):
         for seat, is_crib, mask in [*shows, (state.dealer, True, state.crib)]:
             points = score_cards(cards_in(mask), start, is_crib)
             state.show.append([seat, is_crib, mask, start, points])
-            if self._score(state, seat, points):
+            if points:  # a hand and a crib are pegged apart: the back peg moves for each
+                state.back[seat % state.sides] = state.scores[seat % state.sides]
+            state.scores[seat % state.sides] += points
+            if self._won(state):
                 break
         scores = [state.scores[s % state.sides] for s in range(n)]
         state.history = noted_deal(state.history, state.deal_number + 1, scores, dealer=state.dealer)
@@ -381,7 +395,7 @@ class Cribbage(Game):
         if state.phase != "over":
             return None
         scores = [state.scores[s % state.sides] for s in range(state.players)]
-        return {"scores": scores, "winners": winners_of(scores)}
+        return {"scores": scores, "winners": self.info.winners(scores)}
 
     def to_json(self, state: CribbageState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings)."""

@@ -34,7 +34,11 @@ GLOSSARY = (
     ("count", "The running total of the cards played since the count last started at 0; it may not pass 31."),
     ("fifteen", "Cards adding up to 15 (ace 1, face cards 10): 2 points, in the play or the show."),
     ("thirty-one", "A count of exactly 31: 2 points; the count then starts again."),
-    ("go", "Said when none of your cards fits under 31; the last to play scores 1 when nobody can go on."),
+    (
+        "go",
+        "Said when none of your cards can be played without passing 31; when nobody can play on, "
+        "the last to play scores 1.",
+    ),
     ("last card", "1 point for playing the last card of the play, unless it makes 31."),
     ("pair", "Two cards of a rank: 2 points; three are 6 and four are 12."),
     ("run", "Three or more cards in sequence (ace low), in any order: a point each."),

@@ -142,16 +142,12 @@ class Hearts(Game):
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> HeartsState:
-        state = HeartsState()
-        state.players = players
-        state.options = options
-        state.seed = seed
+        state = self.start_state(HeartsState(), players, options, seed)
         state.target = options["target"]
         state.scores = [0] * players
         state.last_deal = None
         state.history = []
         state.deal_number = 0
-        state.dealer = random.Random(seed).randrange(players)
         self._deal(state)
         return state
 

@@ -1,5 +1,7 @@
 """Hearts for players: the goal, how to play and the words used (shown by the page)."""
 
+from games.tricks import TRICK_TERMS
+
 GOAL = (
     "Take as few points as you can: every heart you take costs a point and "
     "the queen of spades 13; the lowest score wins."
@@ -20,9 +22,7 @@ HOW_TO_PLAY = (
 )
 
 GLOSSARY = (
-    ("trick", "One card from each player in turn; the highest card of the led suit takes it."),
-    ("lead", "Play the first card of a trick; its suit is the led suit."),
-    ("follow suit", "Play a card of the led suit; you must when you hold one."),
+    *TRICK_TERMS,
     ("pass", "Before the play, give three cards to another player; everyone passes at once."),
     ("points", "A heart taken costs 1, the queen of spades 13: 26 in a deal."),
     ("hearts broken", "A heart has been played to a trick this deal, so hearts may now be led."),

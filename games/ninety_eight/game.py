@@ -137,17 +137,13 @@ class NinetyEight(OneSeatGame):
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> NinetyEightState:
-        state = NinetyEightState()
-        state.players = players
-        state.options = options
-        state.seed = seed
+        state = self.start_state(NinetyEightState(), players, options, seed)
         state.lives = [options["lives"]] * players
         state.history = []
         state.over = False
         state.deal_loser = None
         state.last_deal = None
         state.deal_number = 0
-        state.dealer = random.Random(seed).randrange(players)
         self._deal(state)
         return state
 

@@ -131,17 +131,13 @@ class StealingBundles(OneSeatGame):
     )
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> StealingBundlesState:
-        state = StealingBundlesState()
-        state.players = players
-        state.options = options
-        state.seed = seed
+        state = self.start_state(StealingBundlesState(), players, options, seed)
         state.over = False
         state.round = 0
         state.history = []
         state.bundles = [[] for _ in range(players)]
         state.last_capturer = None
         state.last_take = None
-        state.dealer = random.Random(seed).randrange(players)
         state.stock = shuffled(list(DECK), seed, 0)
         self._deal_hands(state)
         # The pool is laid out after the hands, face up.

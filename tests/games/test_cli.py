@@ -201,7 +201,8 @@ def test_bots_by_level_for_all_seats_or_one_per_seat(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["poker"], "invalid choice: 'poker'"),
+        (["poker"], "there is no game 'poker'"),
+        (["no_such_game.rcy"], "cannot read no_such_game.rcy"),
         (["agram", "--options", "{target: 3}"], "--options is not valid JSON"),
         (["agram", "--options", "[1, 2]"], "--options must be a JSON object"),
         (["agram", "--options", '{"target": 4}'], "option 'target' cannot be 4"),

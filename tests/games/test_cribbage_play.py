@@ -26,19 +26,23 @@ def arranged(
     start: str = "KS",
     scores: list[int] | None = None,
     target: int = 121,
+    played: list[list[str]] | None = None,
 ) -> CribbageState:
     """A state in the play, each seat holding ``hands``, built through from_json.
 
-    A seat holding fewer than four is given earlier-played cards to make up the four it kept.
+    ``played`` names cards each seat has already played this deal; a seat holding
+    fewer than four is given more earlier-played cards to make up the four it kept.
     """
     n = len(hands)
+    played = played or [[] for _ in hands]
     data: dict[str, Any] = GAME.to_json(GAME.new(n, {"target": target}, seed=5))
-    used = {c for hand in hands for c in hand} | {start}
+    used = {c for hand in [*hands, *played] for c in hand} | {start}
     rest = [c for c in CARD_NAMES if c not in used]
     kept = []
-    for hand in hands:
-        kept.append(sort_names([*hand, *rest[: 4 - len(hand)]]))
-        rest = rest[4 - len(hand) :]
+    for hand, gone in zip(hands, played, strict=True):
+        size = 4 - len(hand) - len(gone)
+        kept.append(sort_names([*hand, *gone, *rest[:size]]))
+        rest = rest[size:]
     data.update(
         dealer=dealer,
         phase="play",

@@ -1,0 +1,306 @@
+"""Compile RECYCLE actions into closures that change the state.
+
+An action is a function ``f(state, env)``. Work is counted (``tick``) so no
+action, loop or stage runs without bound between two choices.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from games.recycle.choices import Choices
+from games.recycle.errors import RecycleRuntimeError
+from games.recycle.fast import Fn, clamp
+from games.recycle.kinds import ACTION, BOOL, CARD, INT, LOC, STR
+from games.recycle.state import GAME
+from games.recycle.syntax import Node
+
+MAX_REPEAT = 10_000
+MAX_HELD = 20_000  # cards in all locations together, remembered copies included
+
+
+def tick(st: Any, node: Node, limit: int) -> None:
+    """Count one step of work; past ``limit`` in one move, stop the game with a located error."""
+    st.steps += 1
+    if st.steps > limit:
+        raise RecycleRuntimeError(
+            f"more than {limit} steps without a player's choice: does this loop ever end?",
+            node.line,
+            node.column,
+        )
+
+
+def _check_held(st: Any, node: Node, more: int) -> None:
+    if sum(map(len, st.locs.values())) + more > MAX_HELD:
+        raise RecycleRuntimeError(f"more than {MAX_HELD} cards held in all locations", node.line, node.column)
+
+
+class Actions(Choices):
+    """The action half of the compiler."""
+
+    def action(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile one action (or ``do``, guard, ``any``/``all``, ``let``) to run it."""
+        k, a = node.kind, node.args
+        limit = self.p.max_steps
+        if k == "do":
+            parts = [self.action(x, scope) for x in a]
+
+            def run_all(st, env):
+                for part in parts:
+                    st.steps += 1
+                    if st.steps > limit:
+                        tick(st, node, limit)
+                    part(st, env)
+
+            return run_all
+        if k == "guarded":
+            test, body = self.truth(a[0], scope), self.action(a[1], scope)
+
+            def guarded(st, env):
+                if test(st, env):
+                    body(st, env)
+
+            return guarded
+        if k == "agg":
+            return self.each(node, scope)
+        if k == "let":
+            value_node, var, body_node = a
+            value = self.value(value_node, scope)
+            body = self.action(body_node, {**scope, var: self.kind(value_node, scope)})
+            return lambda st, env: body(st, {**env, var: value(st, env)})
+        handler = getattr(self, "_" + k, None)
+        if handler is None:
+            raise node.error(f"{k} is not an action")
+        return handler(node, scope)
+
+    def value(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile any value by its kind (for ``let`` and ``declare``)."""
+        kind = self.kind(node, scope)
+        return {
+            INT: self.number, BOOL: self.truth, STR: self.string, CARD: self.card, LOC: self.location,
+        }.get(kind, self.collection)(node, scope)  # fmt: skip
+
+    def each(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile ``(any|all COLLECTION 'V ACTION)`` run outside a choice: the action for every item.
+
+        CardStock runs an ``any`` outside a choice for every item too (Stealing
+        Bundles' steal from every matching bundle relies on it).
+        """
+        _, coll, var, body_node = node.args
+        if self.kind(node, scope) != ACTION:
+            raise node.error("this (any/all ...) is a value, not an action")
+        items = self.collection(coll, scope)
+        body = self.action(body_node, {**scope, var: self.item_kind(coll, scope)})
+        limit = self.p.max_steps
+
+        def run(st, env):
+            for item in list(items(st, env)):
+                tick(st, node, limit)
+                body(st, {**env, var: item})
+
+        return run
+
+    # The actions ----------------------------------------------------------------
+
+    def _put_points(self, node: Node, scope: dict[str, str]) -> Fn:
+        name, *awards = node.args
+        entries = [self._award(award, scope) for award in awards]
+
+        def put(st, env):
+            st.points[name] = tuple([entry(st, env) for entry in entries])
+
+        return put
+
+    def _award(self, award: Node, scope: dict[str, str]) -> Fn:
+        """Compile one entry of a point map: ``((ATTR VALUES)... POINTS)`` -> ``(conditions, points)``."""
+        *subawards, points_node = award.args
+        known, fixed_points = self.constant(points_node)
+        points = self.number(points_node, scope)
+        fixed, dynamic = [], []
+        for sub in subawards:
+            attr, value_node = sub.args
+            if value_node.kind == "names":
+                fixed.append((attr, frozenset(value_node.args)))
+            elif self.constant(value_node)[0]:
+                fixed.append((attr, frozenset((self.constant(value_node)[1],))))
+            else:
+                dynamic.append((attr, self.string(value_node, scope)))
+        if known and not dynamic:  # the usual entry, made once
+            entry = (tuple(fixed), fixed_points)
+            return lambda st, env: entry
+
+        def made(st, env):
+            conds = fixed + [(attr, frozenset((value(st, env),))) for attr, value in dynamic]
+            return (tuple(conds), points(st, env))
+
+        return made
+
+    def _cycle(self, node: Node, scope: dict[str, str]) -> Fn:
+        which, target = node.args
+        if isinstance(target, str):
+            who = self.player(Node("player", (target,), node.line, node.column), scope)
+        else:
+            who = self.player(target, scope)
+
+        def cycle(st, env):
+            seat = who(st, env)
+            if seat is None:
+                return
+            if which == "next":
+                st.cycles[-1][1] = seat
+            else:
+                st.cycles[-1][0] = seat
+
+        return cycle
+
+    def _set(self, node: Node, scope: dict[str, str]) -> Fn:
+        return self._store(node, scope, lambda old, new: new)
+
+    def _inc(self, node: Node, scope: dict[str, str]) -> Fn:
+        return self._store(node, scope, lambda old, new: old + new)
+
+    def _dec(self, node: Node, scope: dict[str, str]) -> Fn:
+        return self._store(node, scope, lambda old, new: old - new)
+
+    def _store(self, node: Node, scope: dict[str, str], combine: Callable[[int, int], int]) -> Fn:
+        key, amount = self.storage_key(node.args[0], scope), self.number(node.args[1], scope)
+
+        def store(st, env):
+            k = key(st, env)
+            if k[0] is not None:
+                st.sto[k] = clamp(combine(st.sto.get(k, 0), amount(st, env) or 0))
+
+        return store
+
+    def _destination(self, node: Node, scope: dict[str, str]) -> tuple[Fn, str | int]:
+        if node.kind not in ("top", "bottom", "nth") or self.kind(node.args[-1], scope) != LOC:
+            raise node.error("a card goes to (top LOCATION), (bottom LOCATION) or (N LOCATION)")
+        where = node.kind if node.kind != "nth" else node.args[0]
+        return self.location(node.args[-1], scope), where
+
+    def _place(self, st: Any, key: tuple, where: str | int, card: int) -> None:
+        if key[0] is None:
+            return
+        cards = st.locs.get(key)
+        if cards is None:
+            cards = st.locs[key] = []
+        if where == "top":
+            cards.append(card)
+        elif where == "bottom":
+            cards.insert(0, card)
+        else:
+            cards.insert(min(int(where), len(cards)), card)
+
+    def _move(self, node: Node, scope: dict[str, str], keep: bool = False) -> Fn:
+        source = self.card(node.args[0], scope)
+        dest, where = self._destination(node.args[1], scope)
+        place = self._place
+
+        def move(st, env):
+            found = source(st, env)
+            if found is None:
+                return  # moving a card that is not there does nothing
+            key, card = found
+            if keep:  # a remembered copy: the only way, with create deck, that cards multiply
+                _check_held(st, node, 1)
+            else:
+                cards = st.locs.get(key)
+                if not cards:
+                    return
+                if cards[-1] == card:
+                    cards.pop()
+                elif card in cards:
+                    cards.remove(card)
+                else:
+                    return
+            to = dest(st, env)
+            if where == "top" and to[0] is not None:
+                pile = st.locs.get(to)
+                if pile is None:
+                    st.locs[to] = [card]
+                else:
+                    pile.append(card)
+            else:
+                place(st, to, where, card)
+
+        move.source = source  # for (repeat all ...)
+        return move
+
+    def _remember(self, node: Node, scope: dict[str, str]) -> Fn:
+        return self._move(node, scope, keep=True)
+
+    def _forget(self, node: Node, scope: dict[str, str]) -> Fn:
+        source = self.card(node.args[0], scope)
+
+        def forget(st, env):
+            found = source(st, env)
+            if found is not None and found[1] in st.locs.get(found[0], ()):
+                st.locs[found[0]].remove(found[1])
+
+        forget.source = source
+        return forget
+
+    def _shuffle(self, node: Node, scope: dict[str, str]) -> Fn:
+        key = self.location(node.args[0], scope)
+
+        def shuffle(st, env):
+            cards = st.locs.get(key(st, env))
+            if cards:
+                # Each shuffle has its own stream drawn from the game's seed.
+                random.Random(st.seed * 1_000_003 + st.shuffles).shuffle(cards)
+            st.shuffles += 1
+
+        return shuffle
+
+    def _turn_pass(self, node: Node, scope: dict[str, str]) -> Fn:
+        return lambda st, env: None
+
+    def _repeat(self, node: Node, scope: dict[str, str]) -> Fn:
+        count_node, body_node = node.args
+        body = self.action(body_node, scope)
+        limit = self.p.max_steps
+        if count_node == "all":
+            source = getattr(body, "source", None)
+            if source is None:
+                raise node.error("(repeat all ...) repeats a move, remember or forget")
+
+            def until_empty(st, env):
+                for _ in range(self.p.card_count + 1):
+                    if source(st, env) is None:
+                        return
+                    tick(st, node, limit)
+                    body(st, env)
+
+            return until_empty
+        count = self.number(count_node, scope)
+
+        def times(st, env):
+            n = count(st, env) or 0
+            if n > MAX_REPEAT:
+                message = f"repeat {n} times is more than {MAX_REPEAT}"
+                raise RecycleRuntimeError(message, node.line, node.column)
+            for _ in range(n):
+                tick(st, node, limit)
+                body(st, env)
+
+        return times
+
+    def _create_deck(self, node: Node, scope: dict[str, str]) -> Fn:
+        key = self.location(node.args[0], scope)
+        cards = self.p.deck_cards(node)
+
+        def create(st, env):
+            _check_held(st, node, len(cards))
+            k = key(st, env)
+            if k[0] is not None:
+                st.locs.setdefault(k, []).extend(cards)
+
+        return create
+
+    def _create_teams(self, node: Node, scope: dict[str, str]) -> Fn:
+        raise node.error("teams are made once, in the setup")
+
+
+__all__ = ["GAME", "Actions", "tick"]

@@ -1,0 +1,205 @@
+"""Compile RECYCLE card expressions and collections into closures.
+
+A card is ``(location key, card)`` or ``None``; a collection of cards a list of
+them (a location's, bottom first). Filters compute a comparison's side that does
+not depend on the card once per filter, not once per card.
+"""
+
+from __future__ import annotations
+
+from games.recycle.fast import Fn, end_card, uses
+from games.recycle.kinds import CARD, CARDS, INT, LOC, PLAYERS, STR, STRS, TEAM, TEAMS
+from games.recycle.syntax import Node
+from games.recycle.values import Values
+
+
+class CardSets(Values):
+    """Cards, card collections, and collections to go through (players, teams, names)."""
+
+    def cards(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile a card collection to a function returning a list of cards ``(key, card)``."""
+        kind = self.expect(node, scope, LOC, CARDS)
+        if kind == LOC:
+            key = self.location(node, scope)
+
+            def at(st, env):
+                k = key(st, env)
+                return [(k, c) for c in st.locs.get(k, ())]
+
+            return at
+        k, a = node.kind, node.args
+        if k == "var":
+            return self.var(node, scope)
+        if k == "union":
+            parts = [self.cards(x, scope) for x in a]
+            return lambda st, env: [c for part in parts for c in part(st, env)]
+        if k == "filter":
+            source, var, test = a
+            cards = self.cards(source, scope)
+            hoisted = self._hoist(test, var, scope)
+            if hoisted is not None:
+                return self._filter_hoisted(cards, var, *hoisted)
+            check = self.truth(test, {**scope, var: CARD})
+
+            def kept(st, env):
+                inner = dict(env)
+                out = []
+                for c in cards(st, env):
+                    inner[var] = c
+                    if check(st, inner):
+                        out.append(c)
+                return out
+
+            return kept
+        # (all COLLECTION 'V LOCATION-or-CARDS): the union over the items.
+        return self.aggregate_cards(node, scope)
+
+    def _hoist(self, test: Node, var: str, scope: dict[str, str]) -> tuple[Fn, Fn] | None:
+        """For ``(OP X Y)`` where one side does not use ``var``: compute that side once per filter.
+
+        Expressions have no side effects, so the value is the same for every card.
+        Returns ``(side, check)``: ``side`` is evaluated once; ``check`` reads it as ``%side``.
+        """
+        if test.kind != "compare":
+            return None
+        _, left, right = test.args
+        for index, side in ((2, right), (1, left)):
+            if uses(side, var) or self.constant(side)[0] or side.kind == "var":
+                continue
+            kind = self.kind(side, scope)
+            if kind not in (STR, INT):
+                continue
+            value = self.string(side, scope) if kind == STR else self.number(side, scope)
+            args = list(test.args)
+            args[index] = Node("var", ("%side",), side.line, side.column)
+            check = self.truth(
+                Node("compare", tuple(args), test.line, test.column), {**scope, var: CARD, "%side": kind}
+            )
+            return value, check
+        return None
+
+    @staticmethod
+    def _filter_hoisted(cards: Fn, var: str, value: Fn, check: Fn) -> Fn:
+        def kept(st, env):
+            inner = dict(env)
+            inner["%side"] = value(st, env)
+            out = []
+            for c in cards(st, env):
+                inner[var] = c
+                if check(st, inner):
+                    out.append(c)
+            return out
+
+        return kept
+
+    def card(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile one card: ``(top X)``, ``(bottom X)``, ``(N X)``, ``(max X using 'M)``, a variable."""
+        self.expect(node, scope, CARD)
+        k, a = node.kind, node.args
+        if k == "var":
+            return self.var(node, scope)
+        if k == "actual":
+            return self.card(a[0], scope)
+        if k in ("top", "bottom", "nth"):
+            index = -1 if k == "top" else 0 if k == "bottom" else a[0]
+            source = a[-1]
+            if self.kind(source, scope) == LOC:
+                key = self.location(source, scope)
+                if k != "nth":
+                    return end_card(key, index)
+
+                def fast(st, env):
+                    k_ = key(st, env)
+                    cards = st.locs.get(k_)
+                    if not cards or not -len(cards) <= index < len(cards):
+                        return None
+                    return (k_, cards[index])
+
+                return fast
+            cards = self.cards(source, scope)
+
+            def pick(st, env):
+                found = cards(st, env)
+                return found[index] if -len(found) <= index < len(found) else None
+
+            return pick
+        if k in ("max_card", "min_card"):
+            cards, mapname = self.cards(a[0], scope), a[1]
+            tables = self.p.score_table
+            sign = 1 if k == "max_card" else -1
+
+            def best(st, env):
+                table = tables(st, mapname)
+                found, top_score = None, None
+                for c in cards(st, env):
+                    s = sign * table[c[1]]
+                    if top_score is None or s > top_score:  # the first of equals wins
+                        found, top_score = c, s
+                return found
+
+            return best
+        raise node.error(f"expected a card here, not {k}")
+
+    def collection(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile something to go through: players, teams, names, or cards."""
+        kind = self.kind(node, scope)
+        k, a = node.kind, node.args
+        if kind == PLAYERS:
+            if k == "all_players":
+                return lambda st, env: range(st.players)
+            if k == "other_players":
+                # From the seat after the current one, round the table.
+                return lambda st, env: [(st.cycles[-1][0] + i) % st.players for i in range(1, st.players)]
+            if k == "team_of_cycle" or k == "team_of" or (k == "var" and kind == PLAYERS):
+                return self.var(node, scope)
+        if kind == TEAMS:
+            count = len(self.p.teams)
+            if k == "all_teams":
+                return lambda st, env: [("team", t) for t in range(count)]
+            if k == "other_teams":
+                return lambda st, env: [("team", (st.tcycles[-1][0] + i) % count) for i in range(1, count)]
+        if kind == STRS:
+            names = tuple(a)
+            return lambda st, env: names
+        if kind == TEAM:  # a team goes through its players
+            team = self.team(node, scope)
+            members = self.p.teams
+            return lambda st, env: [] if (t := team(st, env)) is None else members[t[1]]
+        if kind in (LOC, CARDS):
+            return self.cards(node, scope)
+        raise node.error(f"cannot go through a {kind}")
+
+    def aggregate_truth(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile ``(any|all COLLECTION 'V CONDITION)``."""
+        quant, coll, var, body = node.args
+        items = self.collection(coll, scope)
+        test = self.truth(body, {**scope, var: self.item_kind(coll, scope)})
+        want_all = quant == "all"
+
+        def check(st, env):
+            inner = dict(env)
+            for item in items(st, env):
+                inner[var] = item
+                if test(st, inner) != want_all:
+                    return not want_all
+            return want_all
+
+        return check
+
+    def aggregate_cards(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile ``(all COLLECTION 'V CARDS)``: the cards of every item, in order."""
+        quant, coll, var, body = node.args
+        if quant != "all":
+            raise node.error("(any ...) over locations is not a collection; use (all ...)")
+        items = self.collection(coll, scope)
+        cards = self.cards(body, {**scope, var: self.item_kind(coll, scope)})
+
+        def gather(st, env):
+            inner = dict(env)
+            out = []
+            for item in items(st, env):
+                inner[var] = item
+                out.extend(cards(st, inner))
+            return out
+
+        return gather

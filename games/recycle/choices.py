@@ -1,0 +1,107 @@
+"""A RECYCLE choice's options, built from the state when the choice is reached.
+
+``any`` over a collection offers one option per item (its binding labels the
+move), a ``do`` offers the product of its parts, and a guard at the choice's
+level drops its branch when false. Every option is a list of ``(action, env)``
+run in order when chosen, so later parts see what earlier parts did
+(``remember (top TRICK)`` after the card moved there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.recycle.cardsets import CardSets
+from games.recycle.fast import Fn
+from games.recycle.syntax import Node
+
+Option = tuple[tuple, list]  # (bindings, [(action, env), ...])
+Options = Callable[[Any, dict], list]
+ACTION_FORMS = frozenset(
+    {
+        "put_points", "cycle", "set", "inc", "dec", "move", "remember", "forget", "shuffle",
+        "turn_pass", "repeat", "create_deck", "create_teams", "do", "guarded", "agg", "let",
+    }
+)  # fmt: skip
+
+
+class Choices(CardSets):
+    """Options of a choice; the actions themselves are compiled by ``Actions.action``."""
+
+    def branches(self, node: Node) -> bool:
+        """Return whether ``node`` offers a choice among several options (holds an action ``any``)."""
+        k = node.kind
+        if k == "agg":
+            return node.args[0] == "any" and node.args[3].kind in ACTION_FORMS
+        if k == "do":
+            return any(self.branches(x) for x in node.args)
+        if k == "guarded":
+            return self.branches(node.args[1])
+        if k == "let":
+            return self.branches(node.args[2])
+        return False
+
+    def options(self, node: Node, scope: dict[str, str], top: bool = False) -> Options:
+        """Compile ``node`` to a function returning its options ``[(bindings, [(action, env)])]``.
+
+        ``top``: a part of the choice itself, where a false guard offers nothing
+        (inside a ``do`` a plain guard is checked when the option runs).
+        """
+        k, a = node.kind, node.args
+        if not top and not self.branches(node):
+            act = self.action(node, scope)
+            return lambda st, env: [((), [(act, env)])]
+        if k == "guarded":
+            test, body = self.truth(a[0], scope), self.options(a[1], scope, top=True)
+            return lambda st, env: body(st, env) if test(st, env) else []
+        if k == "agg" and a[0] == "any" and a[3].kind in ACTION_FORMS:
+            _, coll, var, body_node = a
+            items = self.collection(coll, scope)
+            inner = {**scope, var: self.item_kind(coll, scope)}
+            leaf = self._leaf(body_node, inner)
+            if leaf is not None:  # the usual case, made without the general machinery
+                test, act = leaf
+
+                def per_leaf(st, env):
+                    out = []
+                    for item in items(st, env):
+                        bound = {**env, var: item} if env else {var: item}
+                        if test is None or test(st, bound):
+                            out.append(((item,), [(act, bound)]))
+                    return out
+
+                return per_leaf
+            body = self.options(body_node, inner, top=True)
+
+            def per_item(st, env):
+                out = []
+                for item in items(st, env):
+                    for bindings, acts in body(st, {**env, var: item}):
+                        out.append(((item, *bindings), acts))
+                return out
+
+            return per_item
+        if k == "do":
+            parts = [self.options(x, scope) for x in a]
+
+            def product(st, env):
+                combos: list = [((), [])]
+                for part in parts:
+                    found = part(st, env)
+                    combos = [(b1 + b2, acts1 + acts2) for b1, acts1 in combos for b2, acts2 in found]
+                    if not combos:
+                        break
+                return combos
+
+            return product
+        act = self.action(node, scope)
+        return lambda st, env: [((), [(act, env)])]
+
+    def _leaf(self, node: Node, scope: dict[str, str]) -> tuple[Fn | None, Fn] | None:
+        """Return ``(guard or None, action)`` when ``node`` offers one option (or none), else ``None``."""
+        if node.kind == "guarded" and not self.branches(node.args[1]):
+            return self.truth(node.args[0], scope), self.action(node.args[1], scope)
+        if node.kind != "guarded" and not self.branches(node):
+            return None, self.action(node, scope)
+        return None

@@ -1,0 +1,98 @@
+"""The hot paths of compiled RECYCLE expressions, specialized for the usual shapes.
+
+Every game spends most of its time in a few forms: a comparison with a
+constant, ``and``/``or`` of two or three conditions, the top card of a location.
+These build closures with as few calls as Python allows; the numbers they make
+are clamped so no value grows without bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.recycle.syntax import Node
+
+Fn = Callable[[Any, dict], Any]
+
+COMPARE = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a is not None and b is not None and a < b,
+    ">": lambda a, b: a is not None and b is not None and a > b,
+    "<=": lambda a, b: a is not None and b is not None and a <= b,
+    ">=": lambda a, b: a is not None and b is not None and a >= b,
+}
+
+
+def _div(a: int, b: int) -> int:
+    return a // b if b else 0
+
+
+def _mod(a: int, b: int) -> int:
+    return a % b if b else 0
+
+
+ARITH = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__, "//": _div, "%": _mod}
+MAX_INT = 10**9  # storage and arithmetic are clamped, so no number grows without bound
+
+
+def specialized_compare(op: str, a: Fn, b: Fn, left: tuple[bool, Any], right: tuple[bool, Any]) -> Fn | None:
+    """Return a faster closure for the common comparisons (the hot path of every game)."""
+    if right[0] and not left[0]:
+        k = right[1]
+        if op == "==":
+            return lambda st, env: a(st, env) == k
+        if op == "!=":
+            return lambda st, env: a(st, env) != k
+        if op == ">":
+            return lambda st, env: (v := a(st, env)) is not None and v > k
+        if op == "<":
+            return lambda st, env: (v := a(st, env)) is not None and v < k
+    if op == "==":
+        return lambda st, env: a(st, env) == b(st, env)
+    if op == "!=":
+        return lambda st, env: a(st, env) != b(st, env)
+    return None
+
+
+def end_card(key: Fn, index: int) -> Fn:
+    """Return the top (``index`` -1) or bottom (0) card of a location, or ``None`` when empty."""
+
+    def end(st, env):
+        k = key(st, env)
+        cards = st.locs.get(k)
+        return (k, cards[index]) if cards else None
+
+    return end
+
+
+def logic(conjunction: bool, parts: list[Fn]) -> Fn:
+    """Return ``and``/``or`` of ``parts``, short-circuit, without a generator for two or three."""
+    if len(parts) == 2:
+        p, q = parts
+        if conjunction:
+            return lambda st, env: p(st, env) and q(st, env)
+        return lambda st, env: p(st, env) or q(st, env)
+    if len(parts) == 3:
+        p, q, r = parts
+        if conjunction:
+            return lambda st, env: p(st, env) and q(st, env) and r(st, env)
+        return lambda st, env: p(st, env) or q(st, env) or r(st, env)
+    if conjunction:
+        return lambda st, env: all(p(st, env) for p in parts)
+    return lambda st, env: any(p(st, env) for p in parts)
+
+
+def uses(node: Any, var: str) -> bool:
+    """Return whether the expression ``node`` reads the variable ``var``."""
+    if not isinstance(node, Node):
+        return False
+    if node.kind == "var":
+        return node.args[0] == var
+    return any(uses(arg, var) for arg in node.args)
+
+
+def clamp(value: int) -> int:
+    """Keep a number within +-``MAX_INT``."""
+    return MAX_INT if value > MAX_INT else -MAX_INT if value < -MAX_INT else value

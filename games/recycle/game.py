@@ -1,0 +1,108 @@
+"""A RECYCLE description behind the game contract (``games.engine.Game``)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from games.engine import NO_EVENTS, Event, Game, GameInfo, Move
+from games.recycle import bots, runner, visibility
+from games.recycle.program import Program, compile_program
+from games.recycle.state import RecycleState, state_from_json, state_to_json
+
+
+def slug(name: str) -> str:
+    """Return a game id part from a name: lowercase letters, digits and '_'."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "game"
+
+
+class RecycleGame(Game):
+    """One compiled description: ``info`` says its players; moves come from its choices.
+
+    Moves: ``{"play": CARD}`` where every option of a choice plays one card,
+    otherwise ``{"choice": [branch, item, ...]}`` (docs/recycle.md).
+    """
+
+    def __init__(self, text: str, name: str = "RECYCLE game") -> None:
+        self.program: Program = compile_program(text, name)
+        count = self.program.player_count
+        self.info = GameInfo(
+            id=f"recycle_{slug(name)}",
+            name=name,
+            min_players=count,
+            max_players=count,
+            default_players=count,
+            options={},
+            low_score_wins=self.program.lowest_wins,
+        )
+        self.bot_settings = bots.settings(self.info)
+
+    @property
+    def warnings(self) -> list[str]:
+        """Return what the compiler found suspicious (an unbound variable...), with lines and columns."""
+        return list(self.program.warnings)
+
+    def _new(self, players: int, options: dict[str, Any], seed: int) -> RecycleState:
+        return runner.start(self.program, players, options, seed)
+
+    def to_act(self, state: RecycleState) -> list[int]:
+        """Return the current player of the pending choice, or none once over."""
+        return [] if state.over else [state.cycles[-1][0]]
+
+    def legal_moves(self, state: RecycleState, seat: int) -> list[Move]:
+        """Return the moves of the pending choice when ``seat`` is to act."""
+        if state.over or seat != state.cycles[-1][0]:
+            return []
+        return runner.options_of(self.program, state)[0]
+
+    def why_illegal(self, state: RecycleState, seat: int, move: Move) -> str:
+        """Say what the legal moves look like."""
+        moves = self.legal_moves(state, seat)
+        sample = ", ".join(str(m) for m in moves[:3]).replace("'", '"')
+        return f"{move} is not one of the {len(moves)} legal moves now (such as {sample})"
+
+    def advance(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
+        """Make a legal move and play on to the next choice."""
+        runner.advance(self.program, state, seat, move)
+        return NO_EVENTS
+
+    def view(self, state: RecycleState, seat: int | None) -> dict[str, Any]:
+        """Return what ``seat`` may see (docs/recycle.md, "The view")."""
+        out = visibility.view(self.program, state, seat)
+        if state.over:
+            out["result"] = self.result(state)
+        return out
+
+    def is_over(self, state: RecycleState) -> bool:
+        """Return whether the description has run to its end (or failed)."""
+        return state.over
+
+    def result(self, state: RecycleState) -> dict[str, Any] | None:
+        """Return the scores by the ``scoring`` form and every seat sharing the best."""
+        if not state.over:
+            return None
+        scores = self.program.scores(state)
+        if state.error:
+            return {"scores": scores, "winners": [], "error": state.error}
+        return {"scores": scores, "winners": self.info.winners(scores)}
+
+    def to_json(self, state: RecycleState) -> dict[str, Any]:
+        """Return the state as plain JSON."""
+        return {"game": self.info.id, **state_to_json(state, self.program.names)}
+
+    def from_json(self, data: dict[str, Any]) -> RecycleState:
+        """Rebuild a state from ``to_json``'s output."""
+        return state_from_json(data)
+
+    def clone(self, state: RecycleState) -> RecycleState:
+        """Return an independent copy."""
+        return state.copy()
+
+    def determinize(self, state: RecycleState, seat: int, rng: random.Random) -> RecycleState:
+        """Return a copy with every card ``seat`` cannot see dealt again at random."""
+        return visibility.determinize(self.program, state, seat, rng)
+
+    def deal_event(self, state: RecycleState) -> Event:
+        """Return the cards as laid out at the first choice, for the log."""
+        return {"deal": state.dealt}

@@ -1,0 +1,218 @@
+"""Run a compiled RECYCLE program: from one player's choice to the next.
+
+Play is a stack of frames, one per stage being run. A stage's round first
+checks its end condition, then runs its parts in order; a ``do`` runs at once, a
+nested stage is entered with a copy of the current player cycle (as CardStock
+does), and a choice with at least one option stops the run until the current
+player picks one. A choice with no option is passed over. After a round the
+stage's cycle moves on: to the player queued by ``cycle next``, else the next
+seat. The game ends when its own body is done.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.cards import CARD_INDEX
+from games.recycle.errors import RecycleRuntimeError
+from games.recycle.program import Program
+from games.recycle.state import RecycleState, owner_label
+
+
+def start(prog: Program, players: int, options: dict[str, Any], seed: int) -> RecycleState:
+    """Set up a new game from ``seed`` and run it to the first choice."""
+    st = RecycleState()
+    st.players, st.options, st.seed = players, options, seed
+    st.locs, st.sto, st.points = {}, {}, {}
+    st.cycles, st.tcycles, st.frames = [[0, -1]], [[0, -1]], [[0, 0]]
+    st.choice, st.shuffles, st.moves, st.steps = None, 0, 0, 0
+    st.over, st.error, st.last, st.cache = False, None, None, None
+    guarded(prog, st, _setup_and_run)
+    st.dealt = deal_record(prog, st)
+    return st
+
+
+def _setup_and_run(prog: Program, st: RecycleState) -> None:
+    for action in prog.setup_actions:
+        action(st, {})
+    run(prog, st)
+
+
+def guarded(prog: Program, st: RecycleState, body: Any) -> None:
+    """Run ``body``; if it passes a bound, end the game with the error and raise it."""
+    try:
+        body(prog, st)
+    except RecycleRuntimeError as error:
+        _fail(st, str(error))
+        raise
+    except RecursionError:
+        _fail(st, "the description recursed too deeply")
+        raise RecycleRuntimeError(st.error) from None
+
+
+def run(prog: Program, st: RecycleState) -> None:
+    """Play on until a choice with at least one option, or the end of the game."""
+    frames, stages, limit = st.frames, prog.stages, prog.max_steps
+    while frames:
+        frame = frames[-1]
+        ident, index = frame
+        kind, end, items, node = stages[ident]
+        st.steps += 1
+        if st.steps > limit:
+            raise RecycleRuntimeError(
+                f"more than {limit} steps without a player's choice: does this stage ever end?",
+                node.line,
+                node.column,
+            )
+        if index == -1:
+            if end(st, {}):
+                frames.pop()
+                (st.tcycles if kind == "team" else st.cycles).pop()
+                continue
+            index = frame[1] = 0
+        if index >= len(items):
+            if ident == 0:
+                frames.pop()
+                break
+            cycle = st.tcycles[-1] if kind == "team" else st.cycles[-1]
+            size = len(prog.teams) if kind == "team" else st.players
+            if cycle[1] >= 0:
+                cycle[0], cycle[1] = cycle[1], -1
+            else:
+                cycle[0] = (cycle[0] + 1) % size
+            frame[1] = -1
+            continue
+        what, payload = items[index]
+        frame[1] = index + 1
+        if what == "do":
+            payload(st, {})
+        elif what == "stage":
+            if stages[payload][0] == "team":
+                st.tcycles.append([st.tcycles[-1][0], -1])
+            else:
+                st.cycles.append([st.cycles[-1][0], -1])
+            frames.append([payload, -1])
+        else:
+            found = build_options(prog, st, payload)
+            if found:
+                st.choice, st.cache = payload, found
+                return
+    st.over, st.choice, st.cache = True, None, None
+
+
+def _is_card(item: Any) -> bool:
+    return isinstance(item, tuple) and isinstance(item[0], tuple)
+
+
+def _render(prog: Program, item: Any) -> Any:
+    if isinstance(item, tuple):
+        if isinstance(item[0], tuple):
+            return prog.names[item[1]]
+        return f"team{item[1]}"
+    return item
+
+
+def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[dict], list[list]]:
+    """Return the options of ``choice`` now: the moves, without repeats, and each one's actions.
+
+    A move is ``{"play": CARD}`` when every option plays one card (it binds one
+    card and the cards differ), in card order; otherwise ``{"choice": [branch,
+    item, ...]}``: the branch of the choice (0-based) and what each ``any``
+    bound, in order.
+    """
+    parts, _ = prog.choices[choice]
+    found = []
+    for branch, part in enumerate(parts):
+        for bindings, acts in part(st, {}):
+            found.append((branch, bindings, acts))
+    if not found:
+        return [], []
+    plays, seen = [], set()
+    order, play_label = prog.order, prog.play_label
+    for _, bindings, acts in found:
+        if len(bindings) != 1 or not _is_card(bindings[0]):
+            break
+        card = bindings[0][1]
+        if order[card] in seen:
+            break
+        seen.add(order[card])
+        plays.append((order[card], play_label[card], acts))
+    else:
+        plays.sort(key=_first)
+        return [p[1] for p in plays], [p[2] for p in plays]
+    labels, actions, keys = [], [], set()
+    for branch, bindings, acts in found:
+        label = [branch, *(_render(prog, item) for item in bindings)]
+        key = tuple(label)
+        if key not in keys:
+            keys.add(key)
+            labels.append({"choice": label})
+            actions.append(acts)
+    return labels, actions
+
+
+def _first(item: tuple) -> Any:
+    return item[0]
+
+
+_NONE: tuple[list, list] = ([], [])
+
+
+def options_of(prog: Program, st: RecycleState) -> tuple[list[dict], list[list]]:
+    """Return the pending choice's moves and their actions (cached on the state until it changes)."""
+    if st.choice is None:
+        return _NONE
+    if st.cache is None:
+        st.cache = build_options(prog, st, st.choice)
+    return st.cache
+
+
+def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
+    """Make ``move`` (one of the options) and play on to the next choice."""
+    labels, actions = options_of(prog, st)
+    try:
+        index = labels.index(move)
+    except ValueError:  # pragma: no cover - the contract's checks come first
+        raise RecycleRuntimeError(f"{move} is not a legal move now") from None
+    try:
+        st.steps = 0
+        st.choice, st.cache = None, None
+        for act, env in actions[index]:
+            act(st, env)
+        st.moves += 1
+        st.last = {"seat": seat, "move": labels[index]}
+        run(prog, st)
+        if not st.over and st.moves >= prog.max_moves:
+            raise RecycleRuntimeError(f"the game did not end within {prog.max_moves} moves")
+    except RecycleRuntimeError as error:
+        _fail(st, str(error))
+        raise
+    except RecursionError:
+        _fail(st, "the description recursed too deeply")
+        raise RecycleRuntimeError(st.error) from None
+
+
+def _fail(st: RecycleState, message: str) -> None:
+    st.over, st.error, st.choice, st.cache = True, message, None, None
+
+
+def deal_record(prog: Program, st: RecycleState) -> dict:
+    """Return the cards as laid out now, in the log's ``deal`` shape.
+
+    ``hands``: each seat's hidden (``iloc``) cards in card order; ``stock``: the
+    game's hidden cards, top first; ``pool``: the game's face-up cards.
+    """
+    names = prog.names
+    hands: list[list[str]] = [[] for _ in range(st.players)]
+    stock: list[str] = []
+    pool: list[str] = []
+    for (owner, kind, _), cards in st.locs.items():
+        if kind == "iloc" and 0 <= owner < st.players:
+            hands[owner].extend(names[c] for c in cards)
+        elif kind == "iloc" and owner_label(owner) == "game":
+            stock.extend(names[c] for c in reversed(cards))
+        elif kind == "vloc" and owner_label(owner) == "game":
+            pool.extend(names[c] for c in reversed(cards))
+    for hand in hands:
+        hand.sort(key=lambda name: CARD_INDEX.get(name, 99))
+    return {"dealer": 0, "hands": hands, "stock": stock, "pool": pool, "crib": []}

@@ -1,0 +1,270 @@
+"""Compile RECYCLE scalar expressions (numbers, truths, strings, players, locations) into closures.
+
+Each expression becomes a function ``f(state, env)``; ``env`` maps the variables
+bound by ``any``/``all``/``filter`` to their values. Kinds are checked here, at
+load time, so a description that compares a card with a number fails with the
+form's line and column instead of misbehaving in play.
+"""
+
+from __future__ import annotations
+
+from games.recycle.fast import ARITH, COMPARE, Fn, clamp, logic, specialized_compare
+from games.recycle.kinds import (
+    BOOL,
+    CARD,
+    INT,
+    LOC,
+    NOTHING,
+    PLAYER,
+    PLAYERS,
+    STR,
+    STRS,
+    TEAM,
+    TEAMS,
+    Kinds,
+)  # fmt: skip
+from games.recycle.state import GAME, team_owner
+from games.recycle.syntax import Node
+
+
+class Values(Kinds):
+    """Numbers, truths, strings, players, teams, storage keys and locations."""
+
+    def var(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile a variable: a bound one reads ``env``; a declared one is a constant."""
+        name = node.args[0]
+        if name in scope:
+            return lambda st, env: env.get(name)
+        if self.p.is_declared(name):
+            value = self.p.declared_value(name)
+            return lambda st, env: value
+        self.p.warn(node, f"'{name} is not bound here; it stands for nothing")
+        return lambda st, env: None
+
+    def number(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile an expression for a number."""
+        self.expect(node, scope, INT, PLAYER)
+        k, a = node.kind, node.args
+        if k == "number":
+            value = a[0]
+            return lambda st, env: value
+        if k == "var":
+            return self.var(node, scope)
+        if k in ("game_storage", "owned_storage"):
+            key = self.storage_key(node, scope)
+            return lambda st, env: st.sto.get(key(st, env), 0)
+        if k == "size":
+            return self.size(a[0], scope)
+        if k == "arith":
+            op = ARITH[a[0]]
+            left, right = self.number(a[1], scope), self.number(a[2], scope)
+            return lambda st, env: clamp(op(left(st, env) or 0, right(st, env) or 0))
+        if k in ("sum", "score"):
+            return self.scored(node, scope)
+        return self.player(node, scope)
+
+    def size(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile ``(size X)`` for a location, card collection, players, teams or names."""
+        kind = self.kind(node, scope)
+        if kind == LOC:
+            if node.kind == "game_location":
+                const = (GAME, node.args[0], node.args[1])
+                return lambda st, env: len(st.locs.get(const, ()))
+            if node.kind == "owned_location":  # the two usual owners, inlined
+                owner, kind_, name = node.args
+                if owner.kind == "var" and scope.get(owner.args[0]) == PLAYER:
+                    var = owner.args[0]
+                    return lambda st, env: len(st.locs.get((env.get(var), kind_, name), ()))
+                if owner.kind == "player" and owner.args[0] == "current":
+                    return lambda st, env: len(st.locs.get((st.cycles[-1][0], kind_, name), ()))
+            key = self.location(node, scope)
+            return lambda st, env: len(st.locs.get(key(st, env), ()))
+        if kind in (PLAYERS, TEAMS, STRS):
+            items = self.collection(node, scope)
+            return lambda st, env: len(items(st, env))
+        cards = self.cards(node, scope)
+        return lambda st, env: len(cards(st, env))
+
+    def scored(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile ``(sum CARDS using 'MAP)`` and ``(score CARD using 'MAP)``."""
+        what, mapname = node.args
+        score = self.p.card_score
+        if node.kind == "score":
+            card = self.card(what, scope)
+
+            def one(st, env):
+                c = card(st, env)
+                return 0 if c is None else score(st, mapname, c[1])
+
+            return one
+        cards, tables = self.cards(what, scope), self.p.score_table
+
+        def total(st, env):
+            table = tables(st, mapname)
+            return sum(table[c] for _, c in cards(st, env))
+
+        return total
+
+    def truth(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile a condition."""
+        kind = self.expect(node, scope, BOOL)
+        del kind
+        k, a = node.kind, node.args
+        if k == "negate":
+            inner = self.truth(a[0], scope)
+            return lambda st, env: not inner(st, env)
+        if k == "logic":
+            parts = [self.truth(x, scope) for x in a[1:]]
+            return logic(a[0] == "and", parts)
+        if k == "compare":
+            return self.compare(node, scope)
+        if k == "agg":
+            return self.aggregate_truth(node, scope)
+        return self.var(node, scope)
+
+    def compare(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile ``(OP A B)``: numbers, strings, cards or players, both of one kind."""
+        op, left, right = node.args
+        kinds = {self.kind(left, scope), self.kind(right, scope)} - {NOTHING} or {INT}
+        test = COMPARE[op]
+        if kinds <= {INT, PLAYER}:
+            a, b = self.number(left, scope), self.number(right, scope)
+        elif kinds == {STR}:
+            if op not in ("==", "!="):
+                raise node.error(f"strings are compared with == or !=, not {op}")
+            a, b = self.string(left, scope), self.string(right, scope)
+        elif kinds == {CARD}:
+            if op not in ("==", "!="):
+                raise node.error(f"cards are compared with == or !=, not {op}")
+            ca, cb = self.card(left, scope), self.card(right, scope)
+
+            def a(st, env):
+                c = ca(st, env)
+                return None if c is None else c[1]
+
+            def b(st, env):
+                c = cb(st, env)
+                return None if c is None else c[1]
+        elif kinds == {TEAM}:
+            a, b = self.team(left, scope), self.team(right, scope)
+        else:
+            raise node.error(f"cannot compare a {' with a '.join(sorted(kinds))}")
+        return specialized_compare(op, a, b, self.constant(left), self.constant(right)) or (
+            lambda st, env: test(a(st, env), b(st, env))
+        )
+
+    def string(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile a string: a NAME, ``(cardatt ATTR CARD)`` or a string variable."""
+        self.expect(node, scope, STR)
+        if node.kind == "name":
+            value = node.args[0]
+            return lambda st, env: value
+        if node.kind == "cardatt":
+            attr_node, card_node = node.args
+            card = self.card(card_node, scope)
+            if attr_node.kind == "name":
+                table = self.p.attribute_table(attr_node.args[0])
+                if card_node.kind == "var" and card_node.args[0] in scope:
+                    var = card_node.args[0]
+                    return lambda st, env: None if (c := env.get(var)) is None else table[c[1]]
+                return lambda st, env: None if (c := card(st, env)) is None else table[c[1]]
+            attr = self.string(attr_node, scope)
+            tables = self.p.attribute_tables
+
+            def dynamic(st, env):
+                c, name = card(st, env), attr(st, env)
+                table = tables.get(name)
+                return None if c is None or table is None else table[c[1]]
+
+            return dynamic
+        return self.var(node, scope)
+
+    def player(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile a player: ``(current player)``, ``(2 player)``, ``(owner CARD)``, a variable."""
+        self.expect(node, scope, PLAYER)
+        k, a = node.kind, node.args
+        if k == "var":
+            return self.var(node, scope)
+        if k == "owner":
+            card = self.card(a[0], scope)
+
+            def owner(st, env):
+                c = card(st, env)
+                return None if c is None or c[0][0] < 0 else c[0][0]
+
+            return owner
+        who = a[0]
+        n_of = self.p.player_count
+        if who == "current":
+            return lambda st, env: st.cycles[-1][0]
+        if who == "next":
+
+            def peek_next(st, env):
+                cycle = st.cycles[-1]
+                return cycle[1] if cycle[1] >= 0 else (cycle[0] + 1) % st.players
+
+            return peek_next
+        if who == "previous":
+            return lambda st, env: (st.cycles[-1][0] - 1) % st.players
+        index = int(who)
+        if not 0 <= index < n_of:
+            raise node.error(f"there is no player {index} among {n_of}")
+        return lambda st, env: index
+
+    def team(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile a team: ``(current team)``, ``(team PLAYER)``, a team variable."""
+        self.expect(node, scope, TEAM)
+        k, a = node.kind, node.args
+        if k == "var":
+            return self.var(node, scope)
+        team_of = self.p.team_of
+        if k == "team_of":
+            who = self.player(a[0], scope)
+            return lambda st, env: None if (p := who(st, env)) is None else ("team", team_of[p])
+        who = a[0]
+        teams = len(self.p.teams)
+        if who == "current":
+            return lambda st, env: ("team", st.tcycles[-1][0])
+        if who == "next":
+            return lambda st, env: ("team", (st.tcycles[-1][0] + 1) % teams)
+        if who == "previous":
+            return lambda st, env: ("team", (st.tcycles[-1][0] - 1) % teams)
+        index = int(who)
+        if not 0 <= index < teams:
+            raise node.error(f"there is no team {index} among {teams}")
+        return lambda st, env: ("team", index)
+
+    def owner(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile who owns a location or storage: a player or a team, as an owner number."""
+        kind = self.expect(node, scope, PLAYER, TEAM)
+        if kind == PLAYER:
+            return self.player(node, scope)
+        team = self.team(node, scope)
+        return lambda st, env: None if (t := team(st, env)) is None else team_owner(t[1])
+
+    def storage_key(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile ``(game sto NAME)`` or ``(WHO sto NAME)`` to its key ``(owner, name)``."""
+        if node.kind == "game_storage":
+            key = (GAME, node.args[0])
+            return lambda st, env: key
+        if node.kind != "owned_storage":
+            raise node.error("expected a storage such as (game sto NAME) or ((current player) sto NAME)")
+        who, name = self.owner(node.args[0], scope), node.args[1]
+        return lambda st, env: (who(st, env), name)
+
+    def location(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile a location to its key ``(owner, kind, name)``."""
+        self.expect(node, scope, LOC)
+        if node.kind == "var":
+            return self.var(node, scope)
+        if node.kind == "game_location":
+            key = (GAME, node.args[0], node.args[1])
+            return lambda st, env: key
+        owner_node, kind, name = node.args
+        if owner_node.kind == "player" and owner_node.args[0] == "current":
+            return lambda st, env: (st.cycles[-1][0], kind, name)
+        if owner_node.kind == "var" and scope.get(owner_node.args[0]) == PLAYER:
+            var = owner_node.args[0]
+            return lambda st, env: (env.get(var), kind, name)
+        who = self.owner(owner_node, scope)
+        return lambda st, env: (who(st, env), kind, name)
