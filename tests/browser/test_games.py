@@ -31,7 +31,7 @@ def test_a_whole_game_against_bots(site_server, new_page, game):
     def screenshot(page, moves):
         if moves >= shoot_at and not shot:
             page.wait_for_timeout(400)  # let the bots answer, so the table is busy
-            page.screenshot(path=str(ARTIFACTS / f"{game}.png"), full_page=True)
+            page.screenshot(path=str(ARTIFACTS / f"{game}.png"))
             shot["done"] = True
 
     play_to_end([page], seed=3, limit=300, on_move=screenshot)

@@ -145,8 +145,11 @@ export default {
       if (view.phase === "play") top.append(bigNumber("Count", view.count));
       parts.push(countPile(ctx, cards, finished));
     }
+    // What the last move pegged, unless the finished count beside it says so already.
     const pegged = peggedText(ctx);
-    if (pegged) parts.push(h("p", { class: "felt-note", text: pegged }));
+    const shownGo = !(view.count_cards || []).length && view.last_count && view.last_count.go;
+    const onlyGo = shownGo && (view.pegged || []).every((p) => p.kind === "go" || p.kind === "last card");
+    if (pegged && !onlyGo) parts.push(h("p", { class: "felt-note", text: pegged }));
     return h("div", { class: "center-stack" }, ...parts);
   },
   below(ctx) {
