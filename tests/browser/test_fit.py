@@ -91,7 +91,7 @@ GAMES = {
     "hearts": (4, {"Passing": "rotate"}),
     "cribbage": (2, {}),
     "stealing_bundles": (3, {}),
-    "ninety_eight": (3, {}),
+    "ninety_eight": (3, {"Lives": "3"}),
     "agram": (4, {}),
 }
 
