@@ -136,11 +136,16 @@ def test_the_hint_marks_a_card_you_may_play(site_server, new_page):
     assert page.errors == []
 
 
-def test_sound_is_off_until_chosen_and_motion_follows_the_setting(site_server, new_page):
+def test_seats_can_change_and_sound_and_motion_are_the_players_settings(site_server, new_page):
     page = new_page(viewport={"width": 390, "height": 844}, reduced_motion="no-preference")
     page.goto(site_server.url + "/")
     choose_name(page, "Ann")
     create_table(page, "agram", 2)
+    # The creator sits at seat 0 at once, and may move to another seat before the start.
+    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")
+    page.get_by_role("button", name="Move here").click()
+    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "1")
+    expect(page.locator(".seat.kind-empty")).to_have_attribute("data-seat", "0")
     page.get_by_role("button", name="Sound and motion").click()
     sound = page.get_by_label("Sounds (your turn, cards played)")
     expect(sound).not_to_be_checked()
