@@ -423,9 +423,11 @@ window.cardtable = { client, page, cardList };
 ensurePlayer((player) => {
   const hadPlayer = page.player;
   page.player = player;
-  if (page.msg && !hadPlayer === !player) render(page.msg);
   // The socket took its identity at connect time: reconnect once a name is chosen
-  // here. A player the session already had (the first answer) is the socket's too.
-  if (player && !hadPlayer && page.msg && page.playerKnown) client.reconnect();
+  // here (the new state redraws the page). A player the session already had (the
+  // first answer) is the socket's too: just draw the page with them.
+  const reconnect = player && !hadPlayer && page.msg && page.playerKnown;
   page.playerKnown = true;
+  if (reconnect) client.reconnect();
+  else if (page.msg) render(page.msg);
 });
