@@ -16,15 +16,16 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from cardtable.tables.bots import driver  # noqa: E402
+from cardtable.tables.origin import SameOriginValidator  # noqa: E402
 from cardtable.tables.routing import websocket_urlpatterns  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # The Origin must be the site's own: scheme, host and port (docs/security.md S8).
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 
@@ -51,4 +52,8 @@ async def application(scope: dict, receive: Receive, send: Send) -> None:
 if "daphne.server" in sys.modules and "twisted.internet.reactor" in sys.modules:
     from twisted.internet import reactor
 
+    from cardtable.tables import shutdown
+
     reactor.callWhenRunning(driver.ensure_started)
+    # After Twisted's own handlers (installed as the reactor starts): SIGTERM drains first.
+    reactor.callWhenRunning(shutdown.install)

@@ -179,6 +179,13 @@ if min(*BOT_THINK_SECONDS.values(), BOT_PLAYOUT_SCALE) <= 0:
     raise ImproperlyConfigured("BOT_NORMAL_SECONDS, BOT_HARD_SECONDS and BOT_PLAYOUT_SCALE must be above 0")
 # The level of the bot that plays for an absent human.
 STAND_IN_LEVEL = os.environ.get("STAND_IN_LEVEL", "normal")
+# Tables that end: seconds with nobody connected before an open table (or a
+# finished one) ends as abandoned, and how often each process looks.
+ABANDON_AFTER = float(os.environ.get("ABANDON_AFTER", str(30 * 60)))
+ABANDON_FINISHED_AFTER = float(os.environ.get("ABANDON_FINISHED_AFTER", str(24 * 3600)))
+ABANDON_SWEEP = float(os.environ.get("ABANDON_SWEEP", "60"))
+# On SIGTERM: seconds the requests and bot moves in flight may take to finish before the sockets close.
+SHUTDOWN_GRACE = float(os.environ.get("SHUTDOWN_GRACE", "5"))
 # Presence: an open websocket refreshes its row every HEARTBEAT seconds; a row
 # older than TTL belongs to a process that died.
 CONNECTION_HEARTBEAT = float(os.environ.get("CONNECTION_HEARTBEAT", "15"))
@@ -188,6 +195,24 @@ WS_RATE, WS_BURST = 20.0, 60.0
 CHAT_RATE, CHAT_BURST = 0.5, 5.0
 # Hints (the normal bot's move for the asker's seat): per connection, a burst then one each 5 s.
 HINT_RATE, HINT_BURST = 0.2, 3.0
+# Websockets one player may hold at one table, and in all, in one server process
+# (docs/security.md S2): more are refused with `rate_limited`.
+WS_PER_TABLE = int(os.environ.get("WS_PER_TABLE", "5"))
+WS_PER_PLAYER = int(os.environ.get("WS_PER_PLAYER", "20"))
+# Rate limits per player and per client address, in each server process
+# (docs/security.md S5): (actions a second, burst). Beyond them: `rate_limited`,
+# HTTP 429. RATE_LIMITS=0 turns them off, for load tests on loopback only.
+RATE_LIMITS_ON = _env_bool("RATE_LIMITS", True)
+RATE_LIMITS = {
+    "guest": {"address": (1 / 60, 10.0)},  # new guest players
+    "table": {"player": (1 / 30, 5.0), "address": (1 / 10, 20.0)},  # tables created
+    "chat": {"address": (1.0, 10.0)},  # beside CHAT_RATE per player
+    "sync": {"player": (1.0, 10.0), "address": (5.0, 50.0)},
+}
+# Tables one player may host while they wait or play.
+OPEN_TABLES_PER_PLAYER = int(os.environ.get("OPEN_TABLES_PER_PLAYER", "5"))
+# A waiting table nobody has been at for this many seconds is deleted.
+WAITING_TABLE_TTL = float(os.environ.get("WAITING_TABLE_TTL", "600"))
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", True)

@@ -18,13 +18,15 @@ import contextvars
 import logging
 import random
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db.models import Q
 
-from cardtable.tables import presence, services
+from cardtable.tables import clocks, ending, presence, services
+from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from games import get_game
@@ -102,6 +104,21 @@ def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> 
         return game.random_move(state, seat, random.Random(seed))
 
 
+_timing = random.SystemRandom()  # the think time must not be predictable either
+
+
+def think_time(level: str) -> float:
+    """Seconds a bot of ``level`` takes to answer, drawn the same way whatever the position.
+
+    A search bot with one legal move would answer at once and with several would
+    search for up to its budget, so its answer time told how many moves it had
+    (docs/security.md S6). Every answer now takes at least this long: the level's
+    whole think budget and up to a quarter more, at random.
+    """
+    budget = settings.BOT_THINK_SECONDS.get(level, 0.0)
+    return budget * _timing.uniform(1.0, 1.25)
+
+
 def take_turn(table_id: str, job: Job, seat: int, by: str, move: dict[str, Any]) -> bool:
     """Make a bot's computed move through ``services.apply_move``, the one path of every move.
 
@@ -139,6 +156,10 @@ class BotDriver:
         self.timers: list[asyncio.TimerHandle] = []
         self.resuming: asyncio.Task | None = None
         self.graces: set[asyncio.Task] = set()
+        # The turn clock: each watched table's deadline and the timer set for it.
+        self.deadlines: dict[str, tuple[datetime, asyncio.TimerHandle]] = {}
+        self.sweeper: asyncio.TimerHandle | None = None
+        self.stopping = False
 
     def ensure_started(self) -> None:
         """Bind to the running loop and resume every game, once per loop (server start)."""
@@ -146,17 +167,29 @@ class BotDriver:
         if self.loop is loop:
             return
         self.reset()
-        self.loop = loop
+        self.loop, self.stopping = loop, False
         self.resuming = loop.create_task(self.resume_all(), context=contextvars.Context())
+        self._schedule_sweep()
+
+    async def stop(self, timeout: float) -> None:
+        """Let the moves being made finish (``timeout`` seconds at most), start no other, then reset."""
+        self.stopping = True
+        busy = [t for t in [*self.tasks.values(), *self.graces] if not t.done()]
+        if busy:
+            await asyncio.wait(busy, timeout=timeout)
+        self.reset()
 
     def reset(self) -> None:
         """Forget every scheduled turn and timer (a process stopping, or a test simulating it)."""
-        for task in [*self.tasks.values(), *self.graces, *([self.resuming] if self.resuming else [])]:
+        extra = [self.resuming] if self.resuming is not None else []
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+        for task in [*self.tasks.values(), *self.graces, *extra]:
             task.cancel()
-        for timer in self.timers:
+        for timer in [*self.timers, *(handle for _, handle in self.deadlines.values())]:
             timer.cancel()
-        self.tasks, self.again, self.timers, self.graces = {}, set(), [], set()
-        self.loop = self.resuming = None
+        self.tasks, self.again, self.timers, self.graces, self.deadlines = {}, set(), [], set(), {}
+        self.loop = self.resuming = self.sweeper = None
 
     async def resume_all(self) -> None:
         """Resume every game in the database: bots' turns and running graces."""
@@ -164,6 +197,7 @@ class BotDriver:
         playing, graces = await database_sync_to_async(presence.recover)()
         for table_id in playing:
             self._poke(table_id)
+            await self._read_deadline(table_id)
         for table_id, index, delay in graces:
             self.schedule_grace(table_id, index, delay)
 
@@ -183,6 +217,8 @@ class BotDriver:
         loop.call_soon_threadsafe(self._poke, table_id, context=contextvars.Context())
 
     def _poke(self, table_id: str) -> None:
+        if self.stopping:
+            return
         task = self.tasks.get(table_id)
         if task is not None and not task.done():
             self.again.add(table_id)
@@ -191,11 +227,90 @@ class BotDriver:
             self._drive(table_id), context=contextvars.Context()
         )
 
+    def watch(self, table_id: str, deadline: datetime | None) -> None:
+        """``arm`` from any thread (a no-op when no loop runs in this process)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            if asyncio.get_running_loop() is loop:
+                self.arm(table_id, deadline)
+                return
+        except RuntimeError:
+            pass
+        loop.call_soon_threadsafe(self.arm, table_id, deadline, context=contextvars.Context())
+
+    async def _read_deadline(self, table_id: str) -> None:
+        self.arm(table_id, await database_sync_to_async(clocks.next_deadline)(table_id))
+
+    def arm(self, table_id: str, deadline: datetime | None) -> None:
+        """Act on the table's turn-clock ``deadline`` when it passes (``None``: stop watching).
+
+        Called after every change this process makes and every change its
+        connections hear of, so each process serving a table watches its
+        deadline; ``clocks.expire`` makes sure only one of them acts.
+        """
+        known = self.deadlines.get(table_id)
+        if known is not None and known[0] == deadline:
+            return
+        if known is not None:
+            known[1].cancel()
+            del self.deadlines[table_id]
+        if deadline is None or self.loop is None or self.loop.is_closed() or self.stopping:
+            return
+        delay = max(0.0, clocks.seconds_left(deadline) or 0.0)
+        handle = self.loop.call_later(delay, self._deadline_due, table_id, context=contextvars.Context())
+        self.deadlines[table_id] = (deadline, handle)
+
+    def rearm_all(self) -> None:
+        """Set every watched deadline's timer again by the clock's ``now`` (after the clock jumps)."""
+        for table_id, (deadline, handle) in list(self.deadlines.items()):
+            handle.cancel()
+            del self.deadlines[table_id]
+            self.arm(table_id, deadline)
+
+    def _deadline_due(self, table_id: str) -> None:
+        self.deadlines.pop(table_id, None)
+        task = asyncio.get_running_loop().create_task(self._expire(table_id))
+        self.graces.add(task)
+        task.add_done_callback(self.graces.discard)
+
+    async def _expire(self, table_id: str) -> None:
+        try:
+            moved = await db_call(clocks.expire)(table_id)
+        except Exception:
+            log.exception("turn clock failed at table %s", table_id)
+            return
+        if not moved:  # met, moved on by another process, or paused: watch what the table holds now
+            await self._read_deadline(table_id)
+
+    def _schedule_sweep(self) -> None:
+        """End tables nobody has been at for too long, every ``ABANDON_SWEEP`` seconds (a timer)."""
+        if self.loop is None or self.loop.is_closed() or self.stopping:
+            return
+        context = contextvars.Context()
+        self.sweeper = self.loop.call_later(settings.ABANDON_SWEEP, self._sweep_due, context=context)
+
+    def _sweep_due(self) -> None:
+        task = asyncio.get_running_loop().create_task(self._sweep())
+        self.graces.add(task)  # kept until done, and awaited by stop()
+        task.add_done_callback(self.graces.discard)
+
+    async def _sweep(self) -> None:
+        try:
+            await db_call(ending.sweep)()
+        except Exception:
+            log.exception("the sweep for abandoned tables failed")
+        self._schedule_sweep()
+
     async def _drive(self, table_id: str) -> None:
         loop = asyncio.get_running_loop()
         while True:
             self.again.discard(table_id)
             job = await database_sync_to_async(next_job)(table_id)
+            # Nobody here: the bots wait (no moves, no CPU) until someone connects and pokes the table.
+            if job is not None and not await database_sync_to_async(presence.anyone_here)(table_id):
+                return
             if job is None:
                 if table_id in self.again:
                     continue
@@ -203,8 +318,12 @@ class BotDriver:
             await asyncio.sleep(settings.BOT_PAUSE)
             # As ``play_pending``, with the bot's thinking off the event loop.
             for seat, level, by in job.seats:
+                if self.stopping:  # the process is stopping: no new move (shutdown.drain)
+                    return
                 try:
+                    started, think = loop.time(), think_time(level)
                     move = await loop.run_in_executor(None, job.choose, seat, level)
+                    await asyncio.sleep(max(0.0, started + think - loop.time()))  # never sooner
                     await database_sync_to_async(take_turn)(table_id, job, seat, by, move)
                 except Exception:
                     log.exception("bot failed at table %s", table_id)

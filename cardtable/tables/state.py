@@ -12,9 +12,12 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from cardtable.tables import presence
+from django.conf import settings
+
+from cardtable.tables import names, presence
 from cardtable.tables.models import Match, Seat, Table
 from games import get_game
 
@@ -38,7 +41,11 @@ def game_state(table: Table) -> Any:
 
 
 def seat_json(seat: Seat, live: set[int]) -> dict[str, Any]:
-    """Return one seat as the protocol lists it, with ``stand_in`` when a bot plays for an absent human."""
+    """Return one seat as the protocol lists it, with ``stand_in`` when a bot plays for an absent human.
+
+    ``left`` names the player who left a seat a bot now plays; ``away_until`` is
+    when the stand-in takes the seat of a human whose connections have all gone.
+    """
     kind = seat.kind
     if kind == "human":
         name, connected = seat.player.name, seat.player_id in live
@@ -53,7 +60,15 @@ def seat_json(seat: Seat, live: set[int]) -> dict[str, Any]:
         "level": seat.bot_level or None,
         "connected": connected,
         "stand_in": seat.stand_in,
+        "left": seat.left or None,
+        "away_until": _away_until(seat, kind, connected),
     }
+
+
+def _away_until(seat: Seat, kind: str, connected: bool) -> str | None:
+    if kind != "human" or connected or seat.stand_in or seat.away_since is None:
+        return None
+    return (seat.away_since + timedelta(seconds=settings.DISCONNECT_GRACE)).isoformat()
 
 
 def table_json(table: Table, seats: list[Seat], live: set[int]) -> dict[str, Any]:
@@ -66,8 +81,21 @@ def table_json(table: Table, seats: list[Seat], live: set[int]) -> dict[str, Any
         "options": table.options,
         "host": table.host.name if table.host else None,
         "game_number": table.game_number,
-        "seats": [seat_json(seat, live) for seat in seats],
+        "seats": _told_apart([seat_json(seat, live) for seat in seats]),
+        "clock": table.clock,
+        "deadline": table.deadline.isoformat() if table.deadline else None,
+        "last_timeout": list(table.last_timeout or []),
+        "ended": table.ended or None,
     }
+
+
+def _told_apart(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Players whose names look alike are shown apart: ``Ann``, ``Ann (2)`` (docs/security.md S7)."""
+    shown = names.disambiguate((s["seat"], s["name"]) for s in seats if s["kind"] == "human")
+    for seat in seats:
+        if seat["seat"] in shown:
+            seat["name"] = shown[seat["seat"]]
+    return seats
 
 
 def load(table_id: str, with_state: bool = False) -> tuple[Table, list[Seat], set[int]]:
@@ -176,8 +204,10 @@ async def shared_snapshot(table_id: str, wake: str, read: Callable[[str], Awaita
 def table_summary(table: Table) -> dict[str, Any]:
     """Return a table's public summary for the HTTP API: no hand, no view."""
     seats = list(table.seats.select_related("player").order_by("index"))
-    summary = table_json(table, seats, presence.live_players(table.pk))
+    live = presence.live_players(table.pk)
+    summary = table_json(table, seats, live)
     summary.update(
+        present=len(live),  # players connected, seated or watching (the lobby lists these first)
         url=f"/t/{table.pk}/",
         ws=f"/ws/tables/{table.pk}/",
         version=table.version,

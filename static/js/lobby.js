@@ -97,6 +97,8 @@ async function createTable(event) {
   event.preventDefault();
   createError.textContent = "";
   const body = { game: gameSelect.value, players: Number(playersSelect.value), options: chosenOptions() };
+  const clock = Number(document.getElementById("clock-select")?.value || 0);
+  if (clock) body.clock = clock; // the turn clock, seconds a turn (evening.js shows it at the table)
   try {
     const table = await api("/api/tables/", body);
     location.href = table.url;

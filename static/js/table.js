@@ -9,6 +9,7 @@ import { ensurePlayer } from "./name.js";
 import { addChat, renderRules, renderScores, replayLink, setChatText, setupDrawer, showResult, showSummary, toast } from "./panels.js";
 import { fillControl, renderSeats } from "./seats.js";
 import { animationTime, setupSettings, sound } from "./settings.js";
+import { onMessage as eveningMessage, onState as eveningState } from "./evening.js";
 import agram from "./games/agram.js";
 import cribbage from "./games/cribbage.js";
 import hearts from "./games/hearts.js";
@@ -65,6 +66,7 @@ const client = new TableClient(room.dataset.ws, {
     drawHand(ctx);
     renderTools(ctx);
   },
+  onOther: (msg) => eveningMessage(msg),
   onChatHidden: (msg) => {
     const shown = page.chatLines.get(chatKey(msg));
     if (shown) setChatText(shown, msg.text, true);
@@ -374,6 +376,7 @@ function render(msg) {
       $("over").hidden = true;
     });
   } else if (!finished) $("over").hidden = true;
+  eveningState(msg, send, page.player); // clocks, leave and take over (evening.js)
 }
 
 function setupInvite() {
