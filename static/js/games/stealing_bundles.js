@@ -12,6 +12,8 @@ function takeText(ctx, take) {
 
 export default {
   plateScore: false, // the bundle badge shows the size, which is the score
+  historyTitle: "After each round",
+  historyLabel: "Round",
   center(ctx) {
     const { view } = ctx;
     const pool = view.pool.length ? cardRow(view.pool, `The pool: ${cardList(view.pool)}`, "pool") : h("div", { class: "pool empty-pool", text: "The pool is empty" });
