@@ -66,14 +66,8 @@ def save_changed(
     table_id, version, deadline = table.pk, table.version, table.deadline
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
     if table.clock:
-        transaction.on_commit(lambda: _watch_deadline(table_id, deadline))
+        transaction.on_commit(lambda: clocks.deadline_changed(table_id, deadline))
     return version
-
-
-def _watch_deadline(table_id: str, deadline: Any) -> None:
-    from cardtable.tables.bots import driver  # the driver imports this module
-
-    driver.watch(table_id, deadline)
 
 
 def seats_of(table: Table) -> list[Seat]:
@@ -370,7 +364,7 @@ def apply_move(
 def apply_locked(table: Table, game: Any, state: Any, match: Match, seat: int, move: Any, by: str) -> int:
     """Apply a checked seat's move to a locked table and log it; return the new version.
 
-    ``apply_move`` and the turn clock's timeouts (``clocks.expire``) both end
+    ``apply_move`` and the turn clock's timeouts (``turns.expire``) both end
     here, inside the transaction that holds the table's row lock. ``match`` must
     carry ``last_seq`` (the number of its last move), which this keeps current.
     """
@@ -406,7 +400,7 @@ def apply_locked(table: Table, game: Any, state: Any, match: Match, seat: int, m
     # Several seats acting at once, and others still to act after this move: the clock runs on.
     keep = table.status == Table.PLAYING and set(game.to_act(state)) < set(to_act)
     if by == MoveRecord.TIMEOUT:
-        fields.append("last_timeout")  # set by clocks.expire: the state says whom the server moved for
+        fields.append("last_timeout")  # set by turns.expire: the state says whom the server moved for
     return save_changed(
         table, fields, keep_deadline=keep, clear_timeout=by in (MoveRecord.HUMAN, MoveRecord.ADMIN)
     )
