@@ -20,13 +20,14 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from cardtable.tables import broadcast, clocks, heartbeat, presence, ratelimit, services, shutdown, sockets
-from cardtable.tables.bots import choose, driver
+from cardtable.tables.bots import driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import player_from_scope
 from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
 from cardtable.tables.models import Player, Table
 from cardtable.tables.state import Snapshot, message_for, shared_snapshot, snapshot
+from cardtable.tables.turns import choose
 
 log = logging.getLogger(__name__)
 
