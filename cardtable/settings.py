@@ -201,6 +201,8 @@ CONNECTION_TTL = float(os.environ.get("CONNECTION_TTL", "45"))
 # Per-connection rate limits (messages a second, and the burst allowed).
 WS_RATE, WS_BURST = 20.0, 60.0
 CHAT_RATE, CHAT_BURST = 0.5, 5.0
+# Hints (the normal bot's move for the asker's seat): per connection, a burst then one each 5 s.
+HINT_RATE, HINT_BURST = 0.2, 3.0
 # Websockets one player may hold at one table, and in all, in one server process
 # (docs/security.md S2): more are refused with `rate_limited`.
 WS_PER_TABLE = int(os.environ.get("WS_PER_TABLE", "5"))

@@ -77,7 +77,8 @@ def table_games(request: HttpRequest, table_id: str) -> HttpResponse:
             status=404,
         )
     matches = table.matches.order_by("-number")
-    return render(request, "dashboard/table_games.html", {"table": table, "matches": matches})
+    context = {"table": table, "matches": matches, "game_name": get_game(table.game).info.name}
+    return render(request, "dashboard/table_games.html", context)
 
 
 def _seat_name(seat: dict[str, Any]) -> str:

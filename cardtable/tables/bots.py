@@ -16,134 +16,19 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-import random
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db.models import Q
 
-from cardtable.tables import clocks, ending, presence, services
+from cardtable.tables import clocks, ending, presence, turns
 from cardtable.tables.dbthreads import db_call
-from cardtable.tables.errors import TableError
-from cardtable.tables.models import Match, MoveRecord, Seat, Table
-from games import get_game
-from games.bots import make_bot
+from cardtable.tables.turns import Job, choose, next_job, play_pending, take_turn, think_time
 
 log = logging.getLogger(__name__)
 
-
-# A refusal that says the table moved on under the bot (a person or another
-# process moved first, a human came back): the driver just looks again.
-MOVED_ON = frozenset({"stale_version", "not_your_turn", "game_not_running"})
-
-
-@dataclass
-class Job:
-    """Bot turns to take at one version of a table."""
-
-    version: int
-    game: str
-    state: dict
-    seed: int
-    seats: list[tuple[int, str, str]]  # (seat, bot level, by)
-
-    def turn_seed(self, seat: int) -> int:
-        """Return the seed of ``seat``'s bot at this version: a replay of the table repeats its moves."""
-        return (self.seed * 1_000_003 + self.version * 31 + seat) & 0x7FFFFFFF
-
-    def choose(self, seat: int, level: str) -> dict[str, Any]:
-        """Compute ``seat``'s move at this version (slow: the driver runs it in a worker thread)."""
-        return choose(self.game, self.state, seat, level, self.turn_seed(seat))
-
-
-def next_job(table_id: str) -> Job | None:
-    """Return the bot turns pending at a table, or ``None`` when no bot is to act."""
-    # Most tables have no bot and no stand-in: one small query, no state to parse.
-    if not Seat.objects.filter(table_id=table_id).filter(Q(stand_in=True) | ~Q(bot_level="")).exists():
-        return None
-    table = Table.objects.filter(pk=table_id, status=Table.PLAYING).first()
-    if table is None:
-        return None
-    game = get_game(table.game)
-    to_act = game.to_act(game.from_json(table.state))
-    seats = {s.index: s for s in table.seats.filter(index__in=to_act)}
-    turns = []
-    for index in to_act:
-        seat = seats[index]
-        if seat.bot_level:
-            turns.append((index, seat.bot_level, MoveRecord.BOT))
-        elif seat.stand_in:
-            turns.append((index, settings.STAND_IN_LEVEL, MoveRecord.STAND_IN))
-    if not turns:
-        return None
-    seed = Match.objects.filter(table=table, number=table.game_number).values_list("seed", flat=True).first()
-    return Job(table.version, table.game, table.state, seed or 0, turns)
-
-
-def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
-    """Compute a bot's move (runs in a worker thread).
-
-    A bot that fails must not stall its table: the failure is logged and the
-    seat plays a random legal move instead.
-    """
-    game = get_game(game_id)
-    state = game.from_json(state_json)
-    budget: dict[str, Any] = {}
-    if level in settings.BOT_THINK_SECONDS:
-        budget = {
-            "max_seconds": settings.BOT_THINK_SECONDS[level],
-            "playout_scale": settings.BOT_PLAYOUT_SCALE,
-        }
-    try:
-        return make_bot(level, game, seed, **budget).choose(state, seat)
-    except Exception:
-        log.exception("%s bot failed in %s; playing a random move instead", level, game_id)
-        return game.random_move(state, seat, random.Random(seed))
-
-
-_timing = random.SystemRandom()  # the think time must not be predictable either
-
-
-def think_time(level: str) -> float:
-    """Seconds a bot of ``level`` takes to answer, drawn the same way whatever the position.
-
-    A search bot with one legal move would answer at once and with several would
-    search for up to its budget, so its answer time told how many moves it had
-    (docs/security.md S6). Every answer now takes at least this long: the level's
-    whole think budget and up to a quarter more, at random.
-    """
-    budget = settings.BOT_THINK_SECONDS.get(level, 0.0)
-    return budget * _timing.uniform(1.0, 1.25)
-
-
-def take_turn(table_id: str, job: Job, seat: int, by: str, move: dict[str, Any]) -> bool:
-    """Make a bot's computed move through ``services.apply_move``, the one path of every move.
-
-    Returns whether it was made. A refusal because the table moved on (``MOVED_ON``)
-    returns ``False``: the caller looks at the table again. Any other refusal is a
-    bot's bug and is raised.
-    """
-    try:
-        services.apply_move(table_id, move, job.version, seat=seat, by=by)
-    except TableError as error:
-        if error.code not in MOVED_ON:
-            raise
-        log.debug("bot move at %s refused: %s", table_id, error.code)
-        return False
-    return True
-
-
-def play_pending(table_id: str) -> None:
-    """Play every bot turn due at the table, in this thread, until none is (``playbots``).
-
-    The same turns, seeds and moves as the driver, without its pause.
-    """
-    while (job := next_job(table_id)) is not None:
-        for seat, level, by in job.seats:
-            take_turn(table_id, job, seat, by, job.choose(seat, level))
+# The turns themselves live in turns.py; these names stay importable from here.
+__all__ = ["Job", "choose", "driver", "next_job", "play_pending", "take_turn", "think_time"]
 
 
 class BotDriver:
@@ -248,7 +133,7 @@ class BotDriver:
 
         Called after every change this process makes and every change its
         connections hear of, so each process serving a table watches its
-        deadline; ``clocks.expire`` makes sure only one of them acts.
+        deadline; ``turns.expire`` makes sure only one of them acts.
         """
         known = self.deadlines.get(table_id)
         if known is not None and known[0] == deadline:
@@ -277,7 +162,7 @@ class BotDriver:
 
     async def _expire(self, table_id: str) -> None:
         try:
-            moved = await db_call(clocks.expire)(table_id)
+            moved = await db_call(turns.expire)(table_id)
         except Exception:
             log.exception("turn clock failed at table %s", table_id)
             return

@@ -3,8 +3,8 @@
 A clocked table (``Table.clock`` seconds per turn) stores ``Table.deadline``,
 restarted by every change of its running game (``restart``, from
 ``services._changed``). Every process watches the deadlines of the tables it
-serves (``bots.BotDriver``), so a deadline survives a restart and holds across
-processes; when one passes, ``expire`` takes the table's row lock, checks the
+serves (``bots.BotDriver``, a listener of ``on_deadline``), so a deadline survives a restart and holds across
+processes; when one passes, ``turns.expire`` takes the table's row lock, checks the
 deadline again and moves for each seat still to act as a stand-in bot would,
 through ``services.apply_locked``. The lock and the re-check make exactly one
 process act on one deadline: the moves restart the clock, so any other
@@ -24,11 +24,10 @@ of sleeping.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from django.conf import settings
-from django.db.models import Max
 from django.utils import timezone
 
 from cardtable.tables.errors import TableError
@@ -39,6 +38,26 @@ if TYPE_CHECKING:
 MIN_CLOCK, MAX_CLOCK = 5, 300
 # Timeouts in a row after which a seat counts as away.
 AWAY_AFTER = 2
+
+
+Listener = Callable[[str, "datetime | None"], None]
+_listeners: list[Listener] = []
+
+
+def on_deadline(listener: Listener) -> None:
+    """Call ``listener(table_id, deadline)`` after a change this process commits to a clocked table.
+
+    The bot driver subscribes at startup to watch the deadline, so the services
+    that set it know nothing of the driver.
+    """
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def deadline_changed(table_id: str, deadline: datetime | None) -> None:
+    """Tell the listeners a clocked table's deadline is now ``deadline`` (after commit)."""
+    for listener in _listeners:
+        listener(table_id, deadline)
 
 
 def now() -> datetime:
@@ -77,45 +96,6 @@ def restart(table: Table, keep: bool = False) -> None:
 def seconds_left(deadline: datetime | None) -> float | None:
     """Seconds until ``deadline`` by this clock (negative once passed), or ``None`` without one."""
     return None if deadline is None else (deadline - now()).total_seconds()
-
-
-def expire(table_id: str) -> list[int]:
-    """Act on a passed deadline: move for every late seat; return the seats moved for.
-
-    Does nothing (returns ``[]``) when the deadline has not passed, has been
-    met, or the table is paused because nobody is connected (the clock then
-    stops: the deadline is cleared, and restarts when someone connects).
-    """
-    from cardtable.tables import presence, services
-    from cardtable.tables.bots import Job
-    from cardtable.tables.models import Match, MoveRecord, Table
-    from games import get_game
-
-    with services.locked_table(table_id) as table:
-        if table.status != Table.PLAYING or table.deadline is None or table.deadline > now():
-            return []
-        if not presence.anyone_here(table_id):
-            table.deadline = None
-            table.save(update_fields=["deadline"])
-            return []
-        game = get_game(table.game)
-        state = game.from_json(table.state)
-        match = Match.objects.annotate(last_seq=Max("moves__seq")).get(table=table, number=table.game_number)
-        late = list(game.to_act(state))
-        table.last_timeout = late  # saved with each timeout move (services.apply_locked)
-        for index in late:
-            if table.status != Table.PLAYING or index not in game.to_act(state):
-                continue
-            # The bots' own turn (bots.Job): the same move a stand-in would make at this version.
-            job = Job(table.version, table.game, game.to_json(state), match.seed or 0, [])
-            move = job.choose(index, settings.STAND_IN_LEVEL)
-            seat = table.seats.get(index=index)
-            if seat.player_id is not None and not seat.stand_in:
-                seat.timeouts += 1
-                seat.stand_in = seat.timeouts >= AWAY_AFTER  # away: the stand-in plays on
-                seat.save(update_fields=["timeouts", "stand_in"])
-            services.apply_locked(table, game, state, match, index, move, MoveRecord.TIMEOUT)
-        return late
 
 
 def resume(table_id: str) -> datetime | None:

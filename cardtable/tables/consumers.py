@@ -29,6 +29,7 @@ from cardtable.tables.identity import player_from_scope
 from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
 from cardtable.tables.models import Player, Table
 from cardtable.tables.state import Snapshot, from_wake, message_for, remember, shared_snapshot, snapshot
+from cardtable.tables.turns import choose
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,7 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "rematch": {},
     "leave": {},
     "takeover": {"seat": int},
+    "hint": {},
 }
 
 
@@ -141,6 +143,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.player = await database_sync_to_async(player_from_scope)(self.scope)
         self.messages = TokenBucket(settings.WS_RATE, settings.WS_BURST)
+        # A hint runs the normal bot: a few per minute per connection.
+        self.hints = TokenBucket(settings.HINT_RATE, settings.HINT_BURST)
         # Chat is limited per player, all their tabs together (creation time in the
         # key: a test database that reuses ids gets fresh buckets).
         if self.player is not None:
@@ -274,6 +278,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.chats.take()
             from_address.spend()
             await database_sync_to_async(services.post_chat)(self.table_id, player, message["text"])
+        elif kind == "hint":
+            await self._hint(message)
         elif kind == "move":
             if player is None:
                 raise TableError("no_player", "spectators cannot move; choose a name and sit first")
@@ -292,6 +298,17 @@ class TableConsumer(AsyncWebsocketConsumer):
                 "takeover": lambda: services.takeover(self.table_id, player, message["seat"]),
             }[kind]
             await database_sync_to_async(call)()
+
+    async def _hint(self, message: dict[str, Any]) -> None:
+        """Answer this connection (only) with the normal bot's move for its own seat."""
+        if not self.hints.has_token():
+            raise TableError("rate_limited", "too many hints; wait a moment")
+        job = await db_call(services.hint_job)(self.table_id, self.player)
+        self.hints.take()
+        loop = asyncio.get_running_loop()
+        # The bot thinks in a worker thread, as the bot driver's do: the event loop stays free.
+        move = await loop.run_in_executor(None, choose, job.game, job.state, job.seat, "normal", job.seed)
+        await self._send_json({"type": "hint", "move": move, "id": _echo_id(message)})
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         """The table changed (or someone came or went): send our seat's state if it is news.

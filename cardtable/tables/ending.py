@@ -19,6 +19,8 @@ from django.utils import timezone
 
 from cardtable.tables import presence
 from cardtable.tables.models import Table
+from cardtable.tables.services import locked_table
+from cardtable.tables.staff import close
 
 
 def sweep() -> list[str]:
@@ -44,9 +46,6 @@ def sweep() -> list[str]:
 
 def end_if_alone(table_id: str) -> bool:
     """End one table as abandoned if it is still alone and open (under its lock); return whether it did."""
-    from cardtable.tables.services import locked_table
-    from cardtable.tables.staff import close
-
     with locked_table(table_id) as table:
         if table.ended or table.alone_since is None or presence.anyone_here(table_id):
             return False

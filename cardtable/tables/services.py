@@ -12,7 +12,7 @@ import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.conf import settings
@@ -79,14 +79,8 @@ def save_changed(
         snap = state_builder.build(table, seats, live, match)
         transaction.on_commit(lambda: _announce(snap))
     if table.clock:
-        transaction.on_commit(lambda: _watch_deadline(table_id, deadline))
+        transaction.on_commit(lambda: clocks.deadline_changed(table_id, deadline))
     return version
-
-
-def _watch_deadline(table_id: str, deadline: Any) -> None:
-    from cardtable.tables.bots import driver  # the driver imports this module
-
-    driver.watch(table_id, deadline)
 
 
 def seats_of(table: Table) -> list[Seat]:
@@ -131,11 +125,13 @@ def create_table(
     players: object = None,
     options: object = None,
     clock: object = None,
+    seated: bool = True,
 ) -> Table:
-    """Create a waiting table with empty seats; ``player`` becomes its host.
+    """Create a waiting table; ``player`` becomes its host, seated at seat 0, the other seats empty.
 
     ``clock`` is the seconds each turn may take: 0 or ``None`` for none, else
-    ``clocks.MIN_CLOCK`` to ``clocks.MAX_CLOCK``.
+    ``clocks.MIN_CLOCK`` to ``clocks.MAX_CLOCK``. ``seated=False`` leaves every
+    seat empty: a host who only watches (bot-only games).
     """
     player = _require_player(player)
     seconds = clocks.check_clock(clock)
@@ -156,7 +152,10 @@ def create_table(
             clock=seconds,
             alone_since=timezone.now(),  # nobody has connected yet
         )
-        Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(count))
+        # The creator sits down at once: a table made to play at is one's own seat.
+        Seat.objects.bulk_create(
+            Seat(table=table, index=i, player=player if seated and i == 0 else None) for i in range(count)
+        )
     return table
 
 
@@ -166,6 +165,9 @@ def sit(table_id: str, player: Player | None, index: object) -> int:
         seats = seats_of(table)
         seat = seat_at(table, seats, index)
         player = _require_player(player)
+        if seat.player_id == player.pk and table.status == Table.WAITING:
+            # Sitting where one sits already (the creator, seated on creation) changes nothing.
+            return save_changed(table, [])
         if seat.kind != "empty":
             raise TableError("seat_taken", f"seat {seat.index} is taken")
         if any(s.player_id == player.pk for s in seats):
@@ -385,7 +387,7 @@ def apply_locked(
 ) -> int:
     """Apply a checked seat's move to a locked table and log it; return the new version.
 
-    ``apply_move`` and the turn clock's timeouts (``clocks.expire``) both end
+    ``apply_move`` and the turn clock's timeouts (``turns.expire``) both end
     here, inside the transaction that holds the table's row lock. ``match`` must
     carry ``last_seq`` (the number of its last move), which this keeps current.
     With ``announce`` the wake carries the move's snapshot (``save_changed``).
@@ -422,7 +424,7 @@ def apply_locked(
     # Several seats acting at once, and others still to act after this move: the clock runs on.
     keep = table.status == Table.PLAYING and set(game.to_act(state)) < set(to_act)
     if by == MoveRecord.TIMEOUT:
-        fields.append("last_timeout")  # set by clocks.expire: the state says whom the server moved for
+        fields.append("last_timeout")  # set by turns.expire: the state says whom the server moved for
     return save_changed(
         table,
         fields,
@@ -506,6 +508,38 @@ def _announce(snap: state_builder.Snapshot) -> None:
     wake = secrets.token_hex(8)
     state_builder.announce(snap, wake)
     broadcast.table_changed(snap.table_id, snap.version, wake=wake, snapshot=snap.to_wake)
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """What a hint is computed from: the game, its state, the asking seat, a seed."""
+
+    game: str
+    state: dict
+    seat: int
+    seed: int
+
+
+def hint_job(table_id: str, player: Player | None) -> HintJob:
+    """Check that ``player`` may ask for a hint now (seated, game running, to act); return what to compute.
+
+    Errors come in the protocol's order: no_player, not_seated, game_not_running, not_your_turn.
+    Nothing changes at the table.
+    """
+    player = _require_player(player)
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise TableError("not_found", f"there is no table {table_id!r}")
+    seat = _own_seat(table, player).index
+    if table.status != Table.PLAYING:
+        raise TableError("game_not_running", f"no game is running (the table is {table.status})")
+    game = get_game(table.game)
+    if seat not in game.to_act(game.from_json(table.state)):
+        raise TableError("not_your_turn", "a hint is for your own turn")
+    seed = Match.objects.filter(table=table, number=table.game_number).values_list("seed", flat=True).first()
+    return HintJob(
+        table.game, table.state, seat, ((seed or 0) * 1_000_003 + table.version * 31 + seat) & 0x7FFFFFFF
+    )
 
 
 def check_version(table: Table, match: Match, seat: int, version: object) -> None:

@@ -118,6 +118,8 @@ export class TableClient {
       this.handlers.onState?.(msg);
     } else if (msg.type === "chat") {
       this.handlers.onChat?.(msg);
+    } else if (msg.type === "hint") {
+      this.handlers.onHint?.(msg);
     } else if (msg.type === "chat_hidden") {
       this.handlers.onChatHidden?.(msg);
     } else if (msg.type === "error") {

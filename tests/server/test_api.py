@@ -121,7 +121,9 @@ def test_creating_a_table_needs_a_player_and_valid_options() -> None:
     assert isinstance(table["id"], str) and table["host"] == "Ann" and table["status"] == "waiting"
     assert table["players"] == GAMES["agram"].info.default_players
     assert table["options"]["target"] == GAMES["agram"].info.options["target"].default
-    assert [s["kind"] for s in table["seats"]] == ["empty"] * table["players"]
+    # The creator sits at seat 0 at once; the other seats wait for players or bots.
+    assert [s["kind"] for s in table["seats"]] == ["human"] + ["empty"] * (table["players"] - 1)
+    assert table["seats"][0]["name"] == "Ann"
     response = post(client, "/api/tables/", {"game": "agram", "players": 3, "options": {"target": 3}})
     assert response.json()["players"] == 3 and response.json()["options"]["target"] == 3
 

@@ -16,7 +16,7 @@ from django.db import connections
 from django.test import Client as HttpClient
 from django.utils import timezone
 
-from cardtable.tables import clocks, services
+from cardtable.tables import clocks, services, turns
 from cardtable.tables.bots import driver
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
 from games import get_game
@@ -214,7 +214,7 @@ async def test_a_pending_deadline_survives_a_restart(advance) -> None:
 def _race(table_id: str, results: list, barrier: threading.Barrier) -> None:
     try:
         barrier.wait()
-        results.append(clocks.expire(table_id))
+        results.append(turns.expire(table_id))
     finally:
         connections.close_all()
 

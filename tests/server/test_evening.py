@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def bots_table(game: str = "agram") -> Table:
     """A table of bots only, started by a host who then goes (nobody is connected)."""
     host = make_player("Host")[0]
-    table = services.create_table(host, game, 2, {})
+    table = services.create_table(host, game, 2, {}, seated=False)
     for index in range(2):
         services.add_bot(table.pk, host, index, "random")
     services.start(table.pk, host)
