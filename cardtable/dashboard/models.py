@@ -38,3 +38,33 @@ class GameSummary(models.Model):
 
     def __str__(self) -> str:
         return f"summary of {self.match}"
+
+
+class DesignStats(models.Model):
+    """CardStock's design statistics of one game variant, computed offline by
+    ``manage.py designstats`` (``games.stats.measure``; docs/dashboard.md)."""
+
+    game = models.CharField(max_length=64)
+    players = models.PositiveSmallIntegerField()
+    # The options as asked (a preset and/or options) as canonical JSON, and a label for people.
+    variant = models.CharField(max_length=500)
+    label = models.CharField(max_length=200, blank=True, default="")
+    # fairness, convergence, spread, drama, security, order (each 0-1, or null when not run).
+    heuristics = models.JSONField(default=dict)
+    # Per experiment: games, moves per game, seat 0's win rate.
+    experiments = models.JSONField(default=dict)
+    # One all-search game's lead history: [{"seat": chooser, "lead": [estimate per seat]}, ...].
+    lead_history = models.JSONField(default=list)
+    playouts = models.PositiveIntegerField()
+    seed = models.IntegerField(default=0)
+    seconds = models.FloatField(default=0)
+    computed = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "players", "variant"], name="designstats_one_per_variant")
+        ]
+        ordering = ["game", "players", "variant"]
+
+    def __str__(self) -> str:
+        return f"design statistics of {self.game} ({self.players} players, {self.label or self.variant})"

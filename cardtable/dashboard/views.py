@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 
-from cardtable.dashboard import charts, live, stats
+from cardtable.dashboard import charts, designstats, live, stats
 from cardtable.dashboard.replay import replay_json as build_replay
 from cardtable.tables.models import Match, Table
 from cardtable.tables.replay import ReplayError, require_finished
@@ -134,6 +134,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         ],
         "games": _game_sections(),
         "pending": stats.pending_count(),
+        "design": designstats.rows(),
+        "design_names": designstats.NAMES,
     }
     return render(request, "dashboard/dashboard.html", context)
 
