@@ -30,8 +30,12 @@ _SOURCES: list[tuple[Callable[[str], Game | None], Callable[[], Iterable[Game]]]
 
 
 def add_source(find: Callable[[str], Game | None], listing: Callable[[], Iterable[Game]]) -> None:
-    """Register more games: ``find(id)`` returns one (or ``None``), ``listing()`` all of them."""
-    _SOURCES.append((find, listing))
+    """Register more games: ``find(id)`` returns one (or ``None``), ``listing()`` all of them.
+
+    Registering the same pair again changes nothing.
+    """
+    if (find, listing) not in _SOURCES:
+        _SOURCES.append((find, listing))
 
 
 def catalog() -> list[Game]:

@@ -8,6 +8,7 @@ in the tables app.)
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from cardtable.tables.models import Match
@@ -68,3 +69,23 @@ class DesignStats(models.Model):
 
     def __str__(self) -> str:
         return f"design statistics of {self.game} ({self.players} players, {self.label or self.variant})"
+
+
+class StoredGame(models.Model):
+    """A RECYCLE description staff added on the dashboard: a game the lobby lists as
+    experimental (``cardtable/dashboard/recycle_games.py``; docs/dashboard.md)."""
+
+    game_id = models.CharField(max_length=32, unique=True)
+    name = models.CharField(max_length=80)
+    text = models.TextField()
+    players = models.PositiveSmallIntegerField()
+    # The random games played before storing it: games, moves per game (mean, most), wins per seat.
+    checked = models.JSONField(default=dict)
+    added_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game_id})"
