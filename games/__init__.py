@@ -2,26 +2,33 @@
 
 ``GAMES`` maps each game id to its ``Game`` object; see ``games.engine`` for the
 contract every game keeps. A game is one folder, ``games/<game>/`` (docs/architecture.md
-lists its files); adding one means adding its folder and its id to ``GAME_IDS``.
+lists its files): every folder here with a ``guide.py`` is a game, so adding a game
+means adding its folder and nothing else.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from games.engine import Game, GameError
 
-GAME_IDS = ("hearts", "agram", "ninety_eight", "stealing_bundles", "cribbage")
+
+def game_ids() -> list[str]:
+    """Return the id of every game folder: a folder of ``games/`` with a ``guide.py``."""
+    here = Path(__file__).parent
+    return sorted(path.parent.name for path in here.glob("*/guide.py"))
 
 
-def _load() -> dict[str, Game]:
-    """Import every game of ``GAME_IDS``; a game that fails to import fails loudly here."""
-    import importlib
+def _load(ids: list[str]) -> dict[str, Game]:
+    """Import every game of ``ids``; a game that fails to import fails loudly here."""
+    loaded = {game_id: importlib.import_module(f"games.{game_id}").GAME for game_id in ids}
+    # The lobby lists the games in the order of their names.
+    return dict(sorted(loaded.items(), key=lambda item: item[1].info.name))
 
-    return {game_id: importlib.import_module(f"games.{game_id}").GAME for game_id in GAME_IDS}
 
-
-GAMES: dict[str, Game] = _load()
+GAMES: dict[str, Game] = _load(game_ids())
 
 
 # Games beyond GAMES (RECYCLE descriptions staff stored): the server registers a source,

@@ -4,17 +4,20 @@ Tests marked `redis` need a Redis server, tests marked `postgres` a PostgreSQL
 server. On a machine without them they are skipped with the reason; when
 `CARDTABLE_REQUIRE_SERVICES=1` (set by `.ci/run`) a missing service is a failure,
 so CI cannot go green by skipping them.
+
+Every test that drives Chromium lives in tests/browser/ (its own pytest process in
+`make test`; see tests/browser/conftest.py): a test marked `browser` anywhere else
+stops the collection.
 """
 
 from __future__ import annotations
 
 import os
 import socket
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-
-from tests.browser_fixtures import browser, new_page  # noqa: F401  (one Chromium for every folder)
 
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 POSTGRES_URL = (
@@ -24,7 +27,7 @@ POSTGRES_URL = (
 )
 
 
-def _reachable(url: str, default_port: int) -> bool:
+def reachable(url: str, default_port: int) -> bool:
     """Whether a TCP connection to the URL's host and port succeeds within a second."""
     parsed = urlparse(url)
     try:
@@ -35,8 +38,8 @@ def _reachable(url: str, default_port: int) -> bool:
 
 
 _SERVICES = {
-    "redis": lambda: _reachable(REDIS_URL, 6379),
-    "postgres": lambda: _reachable(POSTGRES_URL, 5432),
+    "redis": lambda: reachable(REDIS_URL, 6379),
+    "postgres": lambda: reachable(POSTGRES_URL, 5432),
 }
 _checked: dict[str, bool] = {}
 
@@ -53,3 +56,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             if os.environ.get("CARDTABLE_REQUIRE_SERVICES") == "1":
                 pytest.fail(f"CARDTABLE_REQUIRE_SERVICES=1 but {reason}", pytrace=False)
             pytest.skip(reason)
+
+
+BROWSER_DIR = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test in tests/browser/ `browser`; refuse a `browser` test anywhere else."""
+    stray = []
+    for item in items:
+        if BROWSER_DIR in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+        elif item.get_closest_marker("browser"):
+            stray.append(item.nodeid)
+    if stray:
+        raise pytest.UsageError(f"browser tests belong in tests/browser/: {', '.join(stray)}")

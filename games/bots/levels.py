@@ -33,14 +33,14 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from games import GAME_IDS
+from games import GAMES
 from games.bots.search import Policy, SearchBot, SearchConfig
 from games.bots.settings import GameSettings, Opening
 from games.engine import Game, GameError, Move
 
 # Each game's settings, from its folder (``games/<game>/bots.py``).
 SETTINGS: dict[str, GameSettings] = {
-    game_id: importlib.import_module(f"games.{game_id}.bots").SETTINGS for game_id in GAME_IDS
+    game_id: importlib.import_module(f"games.{game_id}.bots").SETTINGS for game_id in GAMES
 }
 
 

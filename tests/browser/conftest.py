@@ -1,5 +1,14 @@
 """Browser tests: a real Daphne on a free port, Debian's Chromium through Playwright.
 
+Every test that drives Chromium lives in this folder, which `make test` runs in a
+pytest process of its own. While Playwright's sync API runs, it marks its event
+loop as running in the main thread: a second ``sync_playwright()`` then raises "using
+Playwright Sync API inside the asyncio loop", and so does ``asyncio.run`` (and every
+async test). A browser test in another folder of the main run therefore passed
+alone and failed in a full run, depending on which browser fixture was still
+alive when it started. Here the browser is one module-scoped fixture, and a page
+comes from ``new_page`` (the suite's timeouts, reduced motion, page errors kept).
+
 The server runs as a child process with its own SQLite file and bots that move
 without a pause. Without Chromium these tests are skipped, unless
 ``CARDTABLE_REQUIRE_SERVICES=1`` (CI), where a missing browser is a failure.
@@ -18,14 +27,23 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
 
-from tests.browser_fixtures import CHROMIUM, LAUNCH_ARGS  # noqa: F401  (shared with the fixtures)
-
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 # A phone, as Playwright's context options: small, touch, high density.
 PHONE = {
     "viewport": {"width": 375, "height": 740},
@@ -152,6 +170,53 @@ def site_server() -> Iterator[LiveServer]:
 def own_server() -> Iterator[LiveServer]:
     """A server of the test's own, which it may kill and restart."""
     yield from _new_server()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian Chromium; skipped (or failed in CI) when it is not installed."""
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CARDTABLE_REQUIRE_SERVICES") == "1":
+            pytest.fail(f"CARDTABLE_REQUIRE_SERVICES=1 but there is no Chromium at {CHROMIUM}", pytrace=False)
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield chromium
+        with suppress(PlaywrightError):
+            chromium.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Open a page in a fresh browser context (its own cookies: its own player)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    contexts = []
+
+    def make(**options):
+        # Reduced motion by default (the page honours prefers-reduced-motion): headless
+        # Chromium draws every frame in software, and a page showing whose turn it is
+        # pulses a glow all game long, about 0.16 s of CPU a second (0.4 s before the
+        # glow animated only opacity), on CI's two cores. Moving cards also make each
+        # click wait for them to settle. The phone test plays a whole game with motion
+        # allowed, and test_hand checks the glow runs then and only then.
+        defaults = {"viewport": {"width": 1280, "height": 900}, "reduced_motion": "reduce"}
+        context = browser.new_context(**{**defaults, **options})
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        return page
+
+    yield make
+    for context in contexts:
+        # A browser the driver's watchdog ended (a stuck page) has no contexts to close.
+        with suppress(PlaywrightError):
+            context.close()
 
 
 ARTIFACTS.mkdir(parents=True, exist_ok=True)

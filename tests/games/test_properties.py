@@ -144,12 +144,17 @@ def check_places(places: Places, deck: frozenset[str], label: str) -> None:
     assert not missing, f"{label}: {sorted(missing)} are nowhere"
 
 
-def walk_cases() -> Iterator[Any]:
-    """Yield a pytest param per game, player count and option set."""
-    for game_id, players in CASES:
-        for options in option_sets(GAMES[game_id]):
-            name = "-".join(f"{k}={v}" for k, v in options.items()) or "defaults"
-            yield pytest.param(game_id, players, options, id=f"{game_id}-{players}-{name}")
+def walk_cases() -> list[Any]:
+    """A pytest param per game, player count and option set (a list: pytest 10 refuses generators)."""
+    return [
+        pytest.param(game_id, players, options, id=f"{game_id}-{players}-{_options_id(options)}")
+        for game_id, players in CASES
+        for options in option_sets(GAMES[game_id])
+    ]
+
+
+def _options_id(options: dict[str, Any]) -> str:
+    return "-".join(f"{k}={v}" for k, v in options.items()) or "defaults"
 
 
 def new_walk(data: st.DataObject, game_id: str, players: int, options: dict[str, Any]) -> Walk:

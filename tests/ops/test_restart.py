@@ -76,7 +76,12 @@ async def test_sigkill_mid_game_loses_no_acknowledged_move_and_games_resume(serv
             asyncio.create_task(_play_until_dropped(conns, rngs[i], acked[i], sent[i]))
             for i, (_, _, conns) in enumerate(tables)
         ]
-        await asyncio.sleep(2.0)
+        # Kill once every table has moves acknowledged (a count, not a time: a loaded
+        # machine plays slower), with a bound so a stuck server fails the test.
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + 60
+        while min(len(a) for a in acked) < 5 and loop.time() < give_up:
+            await asyncio.sleep(0.1)
         server.kill()  # SIGKILL: no shutdown code runs, moves are in flight
         await asyncio.wait_for(asyncio.gather(*players), 30)
         assert all(len(a) >= 5 for a in acked), [len(a) for a in acked]

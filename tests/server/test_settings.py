@@ -48,7 +48,8 @@ def test_make_run_and_the_tests_turn_debug_on() -> None:
     dry = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, timeout=60,
                          env={k: v for k, v in os.environ.items() if k != "DEBUG"})  # fmt: skip
     assert dry.returncode == 0, dry.stderr
-    commands = [line for line in dry.stdout.splitlines() if "manage.py migrate" in line or "daphne" in line]
+    lines = dry.stdout.splitlines()
+    commands = [line for line in lines if "manage.py migrate" in line or "cardtable.serve" in line]
     assert len(commands) == 2 and all(line.startswith("DEBUG=1 ") for line in commands), dry.stdout
     from django.conf import settings
 
