@@ -14,8 +14,8 @@ from typing import Any
 
 from cardtable.dashboard import charts
 from cardtable.dashboard.models import DesignStats
-from games import GAMES
-from games.engine import Game
+from games import GAMES, get_game
+from games.engine import Game, GameError
 from games.stats import NAMES, measure
 
 
@@ -88,11 +88,14 @@ def rows() -> list[dict[str, Any]]:
     """Return every stored variant for the dashboard: its figures and its lead-history chart."""
     out = []
     for row in DesignStats.objects.all():
-        game = GAMES.get(row.game)
+        try:
+            name = get_game(row.game).info.name
+        except GameError:  # a description measured from a file, or a stored game since deleted
+            name = row.game
         out.append(
             {
                 "row": row,
-                "name": game.info.name if game else row.game,
+                "name": name,
                 "values": [row.heuristics.get(name) for name in NAMES],
                 "chart": lead_chart(row) if row.lead_history else None,
             }

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from cardtable.dashboard import designstats
+from cardtable.dashboard import designstats, recycle_games
 from cardtable.dashboard.models import DesignStats
 from games import GAMES
 from games.recycle import library
@@ -42,9 +42,12 @@ def test_command_stores_one_row_per_variant() -> None:
     assert sorted(DesignStats.objects.values_list("label", flat=True)) == ["cardstock", "standard"]
 
 
-def test_a_recycle_description_is_measured_by_its_path() -> None:
+def test_a_recycle_description_is_measured_by_its_path_or_stored_id() -> None:
     run(str(library()["ninety_eight"]), *TINY)
     assert DesignStats.objects.get().game == "recycle_ninety_eight"
+    recycle_games.add("Stored Agram", library()["agram"].read_text())
+    run("recycle_stored_agram", *TINY)
+    assert DesignStats.objects.filter(game="recycle_stored_agram", players=4).exists()
 
 
 @pytest.mark.parametrize(

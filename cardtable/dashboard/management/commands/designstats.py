@@ -1,7 +1,7 @@
 """``manage.py designstats GAME|--all``: CardStock's design statistics, stored for the dashboard.
 
 Runs ``games.stats.measure`` (the three experiments, docs/dashboard.md) for one
-game (a game id or a RECYCLE description, PATH.rcy; ``--players``,
+game (a game id, a stored RECYCLE game's id, or a description, PATH.rcy; ``--players``,
 ``--options``) or, with ``--all``, every game standard and under each preset,
 and stores each as a ``DesignStats`` row. The dashboard only reads the rows.
 """
@@ -13,7 +13,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cardtable.dashboard.designstats import compute, variants
-from games import GAMES
+from games import GAMES, get_game
 from games.__main__ import resolve_game
 from games.engine import Game, GameError
 from games.stats import DEFAULT_COUNTS, DEFAULT_PLAYOUTS
@@ -70,8 +70,13 @@ class Command(BaseCommand):
 
     @staticmethod
     def game(name: str) -> Game:
-        """Return the game named, or fail with the command's error."""
+        """Return the game named (a game id, a stored RECYCLE game's id, or a description file),
+        or fail with the command's error."""
         try:
-            return resolve_game(name)
+            return (
+                get_game(name)
+                if name.startswith("recycle_") and not name.endswith(".rcy")
+                else resolve_game(name)
+            )
         except GameError as error:
             raise CommandError(str(error)) from None
