@@ -30,14 +30,32 @@ def make_staff(server) -> None:
     )
 
 
-def test_staff_add_a_seed_game_and_a_player_plays_it_against_bots(own_server, new_page) -> None:
-    make_staff(own_server)
+def staff_page(server, new_page):
+    """A page logged in as staff, on the RECYCLE games page."""
+    make_staff(server)
     page = new_page()
-    page.goto(own_server.url + "/admin/login/?next=/staff/games/")
+    page.goto(server.url + "/admin/login/?next=/staff/games/")
     page.get_by_label("Username").fill("staff")
     page.get_by_label("Password").fill("pw-staff-1")
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url("**/staff/games/")
+    return page
+
+
+# Each turn the player gives the stock's top card to a seat of their choice, or passes:
+# moves {"choice": [0, seat]} and {"choice": [1]}, shown as buttons.
+GIFTS = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))))
+ (stage player (end (== (size (game iloc STOCK)) 0))
+  (choice ((any player 'P (move (top (game iloc STOCK)) (top ('P vloc GIFTS))))
+           (turn pass))))
+ (scoring max (size ((current player) vloc GIFTS))))"""
+
+
+def test_staff_add_a_seed_game_and_a_player_plays_it_against_bots(own_server, new_page) -> None:
+    page = staff_page(own_server, new_page)
 
     # A bad description first: the error says where.
     page.get_by_label("Name").fill("Broken")
@@ -78,4 +96,38 @@ def test_staff_add_a_seed_game_and_a_player_plays_it_against_bots(own_server, ne
             page.wait_for_timeout(50)
     assert moves >= 3
     page.screenshot(path=str(ARTIFACTS / "recycle_blog_bundles.png"), full_page=True)
+    assert page.errors == []
+
+
+def test_choice_moves_are_buttons(own_server, new_page) -> None:
+    page = staff_page(own_server, new_page)
+    page.get_by_label("Name").fill("Gifts")
+    page.get_by_label("Description").fill(GIFTS)
+    page.get_by_role("button", name="Check and add").click()
+    expect(page.locator("#added")).to_contain_text("recycle_gifts")
+
+    page = new_page()
+    page.goto(own_server.url + "/")
+    choose_name(page, "Bea")
+    create_table(page, "recycle_gifts")
+    sit(page)
+    fill_with_bots(page, "random")
+    start(page)
+    actions = page.locator("#actions")
+    # Seat 1 (us) acts first: give to seat 1, seat 2, or pass.
+    expect(actions.get_by_role("button", name="seat 1", exact=True)).to_be_visible()
+    expect(actions.get_by_role("button", name="seat 2", exact=True)).to_be_visible()
+    expect(actions.get_by_role("button", name="Option 2", exact=True)).to_be_visible()
+    version = page.locator("body").get_attribute("data-version")
+    actions.get_by_role("button", name="seat 1", exact=True).click()
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+    # The card we gave ourselves lies face up in front of us (the bot may have given us another).
+    expect(page.locator('.recycle-pile[data-location="You: gifts"] .card').first).to_be_visible()
+    rng = random.Random(2)
+    for _ in range(400):
+        if read_state(page)["status"] != "playing":
+            break
+        if not take_turn(page, rng):
+            page.wait_for_timeout(50)
+    expect(page.locator("body")).to_have_attribute("data-status", "finished")
     assert page.errors == []
