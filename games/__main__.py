@@ -129,6 +129,8 @@ def stats(args: argparse.Namespace, out: TextIO) -> int:
 
     game = resolve_game(args.game)
     options = parse_options(args.options)
+    if args.preset is not None:
+        options = {**(options or {}), "preset": args.preset}
     counts = {
         "random": args.random_games,
         "one_search": args.one_search_games,
@@ -165,7 +167,8 @@ def add_stats_parser(commands: Any) -> None:
     st = commands.add_parser("stats", help="CardStock's design statistics of a game")
     st.add_argument("game", help="a game id or a RECYCLE description, PATH.rcy")
     st.add_argument("--players", type=int)
-    st.add_argument("--options", help='JSON object, e.g. \'{"preset": "cardstock"}\'')
+    st.add_argument("--options", help="JSON object, e.g. '{\"target\": 50}'")
+    st.add_argument("--preset", help="a preset of the game, e.g. cardstock (same as --options' preset)")
     st.add_argument("--seed", type=int, default=0)
     st.add_argument("--random-games", type=int, default=DEFAULT_COUNTS["random"], help="all-random games")
     st.add_argument(

@@ -38,6 +38,8 @@ def test_command_stores_one_row_per_variant() -> None:
     assert row.lead_history and all(len(step["lead"]) == 4 for step in row.lead_history)
     run("agram", "--options", '{"preset": "cardstock"}', *TINY, "--seed", "5")
     assert DesignStats.objects.count() == 1 and DesignStats.objects.get().seed == 5
+    run("agram", "--preset", "cardstock", *TINY)
+    assert DesignStats.objects.count() == 1
     run("agram", *TINY)
     assert sorted(DesignStats.objects.values_list("label", flat=True)) == ["cardstock", "standard"]
 

@@ -49,6 +49,13 @@ def test_tiny_run_prints_every_heuristic_and_writes_json(
     assert all(0 <= v <= 1 for row in data["lead_history"] for v in row["lead"])
 
 
+def test_preset_flag_is_the_options_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "agram", "--preset", "cardstock", *TINY)
+    assert status == 0 and 'options: {"preset": "cardstock"}' in out
+    status, _, err = run(capsys, "agram", "--preset", "nosuch", *TINY)
+    assert status == 2 and "no preset 'nosuch'" in err
+
+
 def test_same_seed_same_statistics(capsys: pytest.CaptureFixture[str]) -> None:
     first = run(capsys, "ninety_eight", *TINY, "--seed", "3")[1]
     again = run(capsys, "ninety_eight", *TINY, "--seed", "3")[1]

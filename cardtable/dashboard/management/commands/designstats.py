@@ -30,6 +30,7 @@ class Command(BaseCommand):
         parser.add_argument("--all", action="store_true", help="every game, standard and each preset")
         parser.add_argument("--players", type=int)
         parser.add_argument("--options", help='JSON object, e.g. \'{"preset": "cardstock"}\'')
+        parser.add_argument("--preset", help="a preset of the game (same as --options' preset)")
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--random-games", type=int, default=DEFAULT_COUNTS["random"])
         parser.add_argument("--one-search-games", type=int, default=DEFAULT_COUNTS["one_search"])
@@ -53,6 +54,8 @@ class Command(BaseCommand):
             raise CommandError(f"--options is not valid JSON: {error}") from None
         if options is not None and not isinstance(options, dict):
             raise CommandError("--options must be a JSON object")
+        if opts["preset"] is not None:
+            options = {**(options or {}), "preset": opts["preset"]}
         todo = (
             [(GAMES[g], o) for g, o in variants()]
             if opts["all"]
