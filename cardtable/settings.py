@@ -186,6 +186,24 @@ CONNECTION_TTL = float(os.environ.get("CONNECTION_TTL", "45"))
 # Per-connection rate limits (messages a second, and the burst allowed).
 WS_RATE, WS_BURST = 20.0, 60.0
 CHAT_RATE, CHAT_BURST = 0.5, 5.0
+# Websockets one player may hold at one table, and in all, in one server process
+# (docs/security.md S2): more are refused with `rate_limited`.
+WS_PER_TABLE = int(os.environ.get("WS_PER_TABLE", "5"))
+WS_PER_PLAYER = int(os.environ.get("WS_PER_PLAYER", "20"))
+# Rate limits per player and per client address, in each server process
+# (docs/security.md S5): (actions a second, burst). Beyond them: `rate_limited`,
+# HTTP 429. RATE_LIMITS=0 turns them off, for load tests on loopback only.
+RATE_LIMITS_ON = _env_bool("RATE_LIMITS", True)
+RATE_LIMITS = {
+    "guest": {"address": (1 / 60, 10.0)},  # new guest players
+    "table": {"player": (1 / 30, 5.0), "address": (1 / 10, 20.0)},  # tables created
+    "chat": {"address": (1.0, 10.0)},  # beside CHAT_RATE per player
+    "sync": {"player": (1.0, 10.0), "address": (5.0, 50.0)},
+}
+# Tables one player may host while they wait or play.
+OPEN_TABLES_PER_PLAYER = int(os.environ.get("OPEN_TABLES_PER_PLAYER", "5"))
+# A waiting table nobody has been at for this many seconds is deleted.
+WAITING_TABLE_TTL = float(os.environ.get("WAITING_TABLE_TTL", "600"))
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", True)

@@ -44,6 +44,14 @@ _SERVICES = {
 _checked: dict[str, bool] = {}
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> None:
+    """Each test starts with full rate-limit buckets: the in-process ones are keyed by address."""
+    from cardtable.tables.limits import reset_shared
+
+    reset_shared()
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Skip or fail a test whose real service is not reachable."""
     for name, probe in _SERVICES.items():

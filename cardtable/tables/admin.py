@@ -323,9 +323,9 @@ class MatchAdmin(ReadOnly, admin.ModelAdmin):
     list_filter = ("game", "players", ("finished", admin.EmptyFieldListFilter), "started")
     search_fields = ("table__id",)
     list_select_related = ("table",)
-    readonly_fields = ("table", "number", "game", "players", "options", "seed", "players_list", "version")
-    readonly_fields += ("started", "finished", "result", "dealt", "replay", "move_log")
-    exclude = ("seats", "first_deal")
+    readonly_fields = ("table", "number", "game", "players", "options", "shown_seed", "players_list")
+    readonly_fields += ("version", "started", "finished", "result", "dealt", "replay", "move_log")
+    exclude = ("seats", "first_deal", "seed")
     inlines = [MoveInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
@@ -352,6 +352,11 @@ class MatchAdmin(ReadOnly, admin.ModelAdmin):
         if match.result:
             return ", ".join(map(str, match.result["winners"]))
         return "ended by staff" if match.finished else "playing"
+
+    @admin.display(description="seed")
+    def shown_seed(self, match: Match) -> str:
+        """The seed, once the game has ended: it fixes every deal, so it is hidden like the hands."""
+        return HIDDEN if match.finished is None else str(match.seed)
 
     @admin.display(description="first deal")
     def dealt(self, match: Match) -> str:

@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import get_token
 
-from cardtable.tables import services
+from cardtable.tables import lobby, names, ratelimit, services
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import SESSION_KEY, player_for
 from cardtable.tables.models import Player, Table
 from cardtable.tables.state import table_summary
 from games import catalog
 
-STATUS = {"not_found": 404, "no_player": 403, "not_host": 403, "csrf": 403, "method_not_allowed": 405}
+STATUS = {
+    "not_found": 404,
+    "no_player": 403,
+    "not_host": 403,
+    "csrf": 403,
+    "method_not_allowed": 405,
+    "rate_limited": 429,
+}
 
 
 def error_response(code: str, message: str, status: int | None = None) -> JsonResponse:
@@ -44,15 +51,35 @@ def api(*methods: str) -> Callable:
     return wrap
 
 
+MAX_DEPTH = 32  # no field of the API nests deeper than a few levels
+
+
+def _depth(value: Any) -> int:
+    """How deeply a decoded JSON value nests (without recursion: the value may be deep)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_DEPTH:
+            break
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+    return deepest
+
+
 def _body(request: HttpRequest) -> dict[str, Any]:
     if len(request.body) > 16_384:
         raise TableError("too_large", "a request body may carry at most 16384 bytes")
     try:
         data = json.loads(request.body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting deeper than json can follow
         raise TableError("bad_request", "the body is not JSON") from None
     if not isinstance(data, dict):
         raise TableError("bad_request", "the body is a JSON object")
+    if _depth(data) > MAX_DEPTH:  # what json could read may still be too deep for what follows
+        raise TableError("bad_request", f"the body nests deeper than {MAX_DEPTH} levels")
     return data
 
 
@@ -61,15 +88,12 @@ def _player(request: HttpRequest) -> Player | None:
 
 
 def clean_name(name: object) -> str:
-    """Return a display name trimmed, 1 to 24 printable characters; raise otherwise."""
-    if not isinstance(name, str):
-        raise TableError("bad_name", "name is a string of 1 to 24 characters")
-    name = name.strip()
-    if (
-        not 1 <= len(name) <= 24
-        or not services.encodes(name)
-        or any(not ch.isprintable() or unicodedata.category(ch) == "Cf" for ch in name)
-    ):
+    """Return a display name normalised, 1 to 24 visible characters (``names.clean_name``), or raise."""
+    try:
+        name = names.clean_name(name)
+    except names.BadText as error:
+        raise TableError("bad_name", str(error)) from None
+    if any(not ch.isprintable() for ch in name if ch != " "):
         raise TableError("bad_name", "a name is 1 to 24 printable characters")
     return name
 
@@ -85,6 +109,7 @@ def session(request: HttpRequest) -> JsonResponse:
     name = clean_name(_body(request).get("name"))
     player = _player(request)
     if player is None:
+        ratelimit.allowance("guest", None, ratelimit.request_address(request)).take("new guests")
         player = Player.objects.create(name=name)
         request.session.cycle_key()  # a new identity gets a new session key: no fixation
         request.session[SESSION_KEY] = player.pk
@@ -104,12 +129,19 @@ def games(request: HttpRequest) -> JsonResponse:
 def tables(request: HttpRequest) -> JsonResponse:
     """GET: the waiting and playing tables; POST: create a table, its creator the host."""
     if request.method == "GET":
-        rows = Table.objects.filter(status__in=[Table.WAITING, Table.PLAYING]).order_by("-updated")[:100]
-        return JsonResponse([table_summary(t) for t in rows.select_related("host")], safe=False)
+        return JsonResponse([table_summary(t) for t in lobby.listing()], safe=False)
     data = _body(request)
-    table = services.create_table(
-        _player(request), data.get("game"), data.get("players"), data.get("options")
-    )
+    player = _player(request)
+    made = ratelimit.allowance("table", player, ratelimit.request_address(request))
+    if player is not None:  # without a player, create_table answers no_player
+        made.check("new tables")
+        if lobby.open_tables(player) >= settings.OPEN_TABLES_PER_PLAYER:
+            raise TableError(
+                "rate_limited",
+                f"you host {settings.OPEN_TABLES_PER_PLAYER} open tables already; finish or leave one first",
+            )
+    table = services.create_table(player, data.get("game"), data.get("players"), data.get("options"))
+    made.spend()  # only a table made spends the allowance
     return JsonResponse(table_summary(table), status=201)
 
 

@@ -102,6 +102,21 @@ def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> 
         return game.random_move(state, seat, random.Random(seed))
 
 
+_timing = random.SystemRandom()  # the think time must not be predictable either
+
+
+def think_time(level: str) -> float:
+    """Seconds a bot of ``level`` takes to answer, drawn the same way whatever the position.
+
+    A search bot with one legal move would answer at once and with several would
+    search for up to its budget, so its answer time told how many moves it had
+    (docs/security.md S6). Every answer now takes at least this long: the level's
+    whole think budget and up to a quarter more, at random.
+    """
+    budget = settings.BOT_THINK_SECONDS.get(level, 0.0)
+    return budget * _timing.uniform(1.0, 1.25)
+
+
 def take_turn(table_id: str, job: Job, seat: int, by: str, move: dict[str, Any]) -> bool:
     """Make a bot's computed move through ``services.apply_move``, the one path of every move.
 
@@ -204,7 +219,9 @@ class BotDriver:
             # As ``play_pending``, with the bot's thinking off the event loop.
             for seat, level, by in job.seats:
                 try:
+                    started, think = loop.time(), think_time(level)
                     move = await loop.run_in_executor(None, job.choose, seat, level)
+                    await asyncio.sleep(max(0.0, started + think - loop.time()))  # never sooner
                     await database_sync_to_async(take_turn)(table_id, job, seat, by, move)
                 except Exception:
                     log.exception("bot failed at table %s", table_id)

@@ -19,13 +19,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables import broadcast, heartbeat, presence, services
+from cardtable.tables import broadcast, heartbeat, presence, ratelimit, services, sockets
 from cardtable.tables.bots import driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import player_from_scope
 from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
-from cardtable.tables.models import ChatMessage, Player, Table
+from cardtable.tables.models import Player, Table
 from cardtable.tables.state import Snapshot, message_for, shared_snapshot, snapshot
 
 log = logging.getLogger(__name__)
@@ -48,8 +48,7 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
 
 
 def _recent_chat(table_id: str) -> list[dict]:
-    lines = ChatMessage.objects.filter(table_id=table_id).order_by("-at", "-id")[:50]
-    return [line.to_json() for line in reversed(lines)]
+    return services.chat_history(table_id)
 
 
 def _echo_id(message: dict[str, Any]) -> str | int | None:
@@ -71,6 +70,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     player: Player | None
     sent_version = -1
     joined = False
+    socket: sockets.Socket | None = None  # listed in this process's sockets once admitted
     layer_down = False  # the channel layer failed: no wakes until it is back
 
     @property
@@ -128,28 +128,49 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_json({"type": "error", "code": "not_found", "message": "there is no such table"})
             await self.close(code=4404)
             return
+        self.socket = sockets.admit(self.channel_name, self.table_id, self._player_id)
+        if self.socket is None:  # this player holds too many sockets already (docs/security.md S2)
+            limits = f"{settings.WS_PER_TABLE} at a table, {settings.WS_PER_PLAYER} in all"
+            message = f"too many connections: a player may hold {limits}"
+            await self._send_json({"type": "error", "code": "rate_limited", "message": message})
+            await self.close(code=4429)
+            return
         self.joined = True
-        heartbeat.add(self.channel_name)
+        heartbeat.start()
         try:
             await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
         except Exception as error:  # Redis down: serve the table anyway; _receive_wake rejoins
             self._layer_failed(error)
-        await database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
+        self.socket.hooks.append(self._leave_group)
+        # Shielded: if Daphne cancels us now, the row is still written and then released.
+        self.socket.joining = asyncio.ensure_future(
+            database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
+        )
+        await asyncio.shield(self.socket.joining)
         await self._send_state()
         for line in await database_sync_to_async(_recent_chat)(self.table_id):
             await self._send_json(line)
 
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        """Serve the socket; however the consumer ends (closed, crashed, cancelled), release its presence."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.socket is not None and not self.socket.released:
+                self.socket.closed = True
+                await asyncio.shield(sockets.release_soon(self.socket))
+
     async def disconnect(self, code: int) -> None:
         """Leave the group and presence; start the grace if a seated human has gone."""
-        if self.joined:
-            heartbeat.discard(self.channel_name)
-            try:
-                await self.channel_layer.group_discard(broadcast.group_name(self.table_id), self.channel_name)
-            except Exception as error:  # a lost layer forgets the group itself; presence still goes
-                self._layer_failed(error)
-            away = await database_sync_to_async(presence.leave)(self.channel_name)
-            if away is not None:
-                driver.schedule_grace(*away, settings.DISCONNECT_GRACE)
+        if self.socket is not None:
+            self.socket.closed = True
+            await sockets.release(self.socket)
+
+    async def _leave_group(self) -> None:
+        try:
+            await self.channel_layer.group_discard(broadcast.group_name(self.table_id), self.channel_name)
+        except Exception as error:  # a lost layer forgets the group itself; presence still goes
+            self._layer_failed(error)
 
     @property
     def _player_id(self) -> int | None:
@@ -200,15 +221,20 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _handle(self, message: dict[str, Any]) -> None:
         kind, player = message["type"], self.player
-        if kind == "sync":
+        address = ratelimit.scope_address(self.scope)
+        if kind == "sync":  # a full read each: limited per player and per address (docs/security.md S5)
+            ratelimit.allowance("sync", player, address).take("sync requests")
             await self._send_state(force=True)
         elif kind == "chat":
             # rate_limited comes first in the protocol's order, but only a line that
             # would be posted spends the allowance: refused ones cost nothing.
+            from_address = ratelimit.allowance("chat", None, address)  # many guests, one address
             if not self.chats.has_token():
                 raise TableError("rate_limited", "too many chat lines; wait a moment")
+            from_address.check("chat lines from your address")
             services.check_chat(player, message["text"])
             self.chats.take()
+            from_address.spend()
             await database_sync_to_async(services.post_chat)(self.table_id, player, message["text"])
         elif kind == "move":
             if player is None:

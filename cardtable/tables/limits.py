@@ -53,3 +53,8 @@ def shared_bucket(key: tuple, rate: float, burst: float) -> TokenBucket:
                 del _SHARED[stale]
         bucket = _SHARED[key] = TokenBucket(rate, burst)
     return bucket
+
+
+def reset_shared() -> None:
+    """Forget every shared bucket (tests; a fresh process starts without any)."""
+    _SHARED.clear()

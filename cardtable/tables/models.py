@@ -8,10 +8,50 @@ column beside its version; every move is also appended to the log of the game
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+# A game's shuffles all come from its seed, so the seed is the game's secret: 128
+# bits of the OS's randomness leaves no search over seeds (31 bits once did: a
+# player found the seed from their own hand in an hour). See docs/security.md.
+SEED_BITS = 128
+
+
+def new_seed() -> int:
+    """Return a fresh game seed: ``SEED_BITS`` bits from the operating system's CSPRNG."""
+    return secrets.randbits(SEED_BITS)
+
+
+class SeedField(models.CharField):
+    """A whole number of any size, stored as decimal text (a database integer holds 64 bits at most).
+
+    Python sees an ``int``; the column is text, so a 128-bit seed round-trips exactly.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 80)
+        super().__init__(*args, **kwargs)
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> int | None:
+        """Turn the stored text back into the number."""
+        return None if value is None else int(value)
+
+    def to_python(self, value: Any) -> int | None:
+        """Accept a number or its decimal text."""
+        if value is None or isinstance(value, int):
+            return value
+        return int(value)
+
+    def get_prep_value(self, value: Any) -> str | None:
+        """Store the number as decimal text."""
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise TypeError(f"a seed is a whole number, not {value!r}")
+        return str(int(value))
 
 
 def new_table_id() -> str:
@@ -104,7 +144,8 @@ class Match(models.Model):
     game = models.CharField(max_length=32)
     players = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict)
-    seed = models.BigIntegerField()
+    # Secret until the game ends: the whole deal follows from it (never sent to a client before).
+    seed = SeedField()
     # Who sat where when it started: [{"seat", "name", "kind", "level", "player"}].
     seats = models.JSONField(default=list)
     first_deal = models.JSONField(null=True, blank=True)
@@ -188,13 +229,17 @@ class Connection(models.Model):
     """One open websocket, for presence across server processes.
 
     ``seen`` is refreshed by a heartbeat; a row not seen for a while belongs to a
-    process that died and no longer counts.
+    process that died and no longer counts. ``process`` names the process, so a
+    restarted server can tell its dead predecessor's rows at once.
     """
 
     channel = models.CharField(max_length=200, primary_key=True)
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
     player = models.ForeignKey(Player, null=True, on_delete=models.CASCADE)
     seen = models.DateTimeField()
+    # The server process holding the socket ("host:pid:boot"): after a restart the
+    # rows of a dead process on this host go at once, however young (presence.recover).
+    process = models.CharField(max_length=100, blank=True, default="")
 
     class Meta:
         indexes = [models.Index(fields=["table", "player"])]

@@ -8,6 +8,9 @@ grace has run out (``grace_expired``) a bot stands in until they return.
 
 from __future__ import annotations
 
+import os
+import secrets
+import socket
 from datetime import timedelta
 
 from django.conf import settings
@@ -17,6 +20,37 @@ from django.utils import timezone
 
 from cardtable.tables import broadcast
 from cardtable.tables.models import Connection, Seat, Table
+
+_BOOT = secrets.token_hex(4)  # tells this run of a process from an earlier one with the same pid
+
+
+def process_id() -> str:
+    """This server process's name in presence rows: ``host:pid:boot``."""
+    return f"{socket.gethostname()}:{os.getpid()}:{_BOOT}"
+
+
+def process_is_dead(process: str) -> bool:
+    """Whether the process that wrote a presence row is known to be gone.
+
+    Only a process on this host can be known dead: one with this process's pid
+    but another boot (a restart that got the same pid, as in a container), or a
+    pid that no longer runs. A process elsewhere, or a row without a process,
+    is left to ``CONNECTION_TTL``.
+    """
+    host, _, rest = process.partition(":")
+    pid_text, _, boot = rest.partition(":")
+    if host != socket.gethostname() or not pid_text.isdigit() or not boot:
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return boot != _BOOT
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the pid exists
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists under another user
+        return False
+    return False
 
 
 def _ttl() -> timedelta:
@@ -36,6 +70,11 @@ def live_connection() -> Exists:
     )
 
 
+def live_connection_to_table() -> Exists:
+    """An annotation for a ``Table`` query: whether anyone has a live connection to it."""
+    return Exists(Connection.objects.filter(table_id=OuterRef("pk"), seen__gte=timezone.now() - _ttl()))
+
+
 def live_players(table_id: str) -> set[int]:
     """Return the ids of players with a live connection to the table."""
     return set(_live(table_id).exclude(player=None).values_list("player_id", flat=True))
@@ -51,7 +90,13 @@ def join(channel: str, table_id: str, player_id: int | None) -> None:
     """Record a new connection; a returning human takes their seat back from the stand-in."""
     with transaction.atomic():
         Connection.objects.update_or_create(
-            channel=channel, defaults={"table_id": table_id, "player_id": player_id, "seen": timezone.now()}
+            channel=channel,
+            defaults={
+                "table_id": table_id,
+                "player_id": player_id,
+                "seen": timezone.now(),
+                "process": process_id(),
+            },
         )
         if player_id is None:
             return
@@ -84,6 +129,8 @@ def leave(channel: str) -> tuple[str, int] | None:
         if row is None:
             return None
         row.delete()
+        # A waiting table expires some time after the last person left (lobby.expire_idle).
+        Table.objects.filter(pk=row.table_id, status=Table.WAITING).update(updated=timezone.now())
         if row.player_id is None:
             return None
         seat = Seat.objects.filter(table_id=row.table_id, player_id=row.player_id).first()
@@ -113,14 +160,45 @@ def grace_expired(table_id: str, index: int) -> bool:
         return True
 
 
+def sweep() -> list[tuple[str, int, float]]:
+    """Mark away the seated humans of running games who have no live connection and are not away yet.
+
+    The rows of a process that died without anyone noticing (on another host, so
+    ``recover`` could not tell) stop counting after ``CONNECTION_TTL``, but no
+    ``leave`` runs for them: this finds their players, so their graces start.
+    Returns the (table, seat, grace) to schedule.
+    """
+    now = timezone.now()
+    absent = Seat.objects.filter(
+        table__status=Table.PLAYING, player__isnull=False, stand_in=False, away_since__isnull=True
+    ).exclude(live_connection())
+    graces = []
+    for seat in absent.select_related("table"):
+        with transaction.atomic():
+            # One conditional UPDATE: a player joining meanwhile clears away_since, so keep theirs.
+            marked = Seat.objects.filter(pk=seat.pk, away_since__isnull=True).exclude(live_connection())
+            if marked.update(away_since=now):
+                _wake(seat.table)
+                graces.append((seat.table_id, seat.index, float(settings.DISCONNECT_GRACE)))
+    return graces
+
+
 def recover() -> tuple[list[str], list[tuple[str, int, float]]]:
     """After a restart: drop dead connections, mark absent humans away.
 
-    Returns the ids of the tables being played, and the (table, seat, seconds
-    left) of each grace still running, for the bot driver to resume.
+    Dead connections are those not seen within ``CONNECTION_TTL`` and, however
+    young, every one of a process known to be gone (``process_is_dead``): after
+    a ``kill -9`` and a quick restart the old process's rows must not keep its
+    players present (docs/security.md S3). Returns the ids of the tables being
+    played, and the (table, seat, seconds left) of each grace still running, for
+    the bot driver to resume.
     """
     now = timezone.now()
     Connection.objects.filter(seen__lt=now - _ttl()).delete()
+    processes = set(Connection.objects.values_list("process", flat=True).distinct())
+    dead = [process for process in processes if process_is_dead(process)]
+    if dead:
+        Connection.objects.filter(process__in=dead).delete()
     playing = list(Table.objects.filter(status=Table.PLAYING).values_list("pk", flat=True))
     graces = []
     for seat in Seat.objects.filter(table_id__in=playing, player__isnull=False, stand_in=False):

@@ -8,7 +8,6 @@ module, saves, and after commit wakes the table's connections and the bot driver
 
 from __future__ import annotations
 
-import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,9 +17,9 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from cardtable.tables import broadcast
+from cardtable.tables import broadcast, names
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import Match, MoveRecord, Player, Seat, Table
+from cardtable.tables.models import Match, MoveRecord, Player, Seat, Table, new_seed
 from games import get_game
 from games.bots import LEVELS
 from games.engine import GameError
@@ -195,7 +194,7 @@ def _begin_game(table: Table) -> int:
     if empty:
         raise TableError("seats_empty", f"fill every seat first (empty: {', '.join(map(str, empty))})")
     game = get_game(table.game)
-    seed = secrets.randbits(31)
+    seed = new_seed()
     state = game.new(table.players, {k: v for k, v in table.options.items()}, seed)
     table.game_number += 1
     Match.objects.create(
@@ -322,11 +321,35 @@ def check_chat(player: Player | None, text: object) -> tuple[Player, str]:
     The consumer asks this before charging the chat allowance, so refused lines
     never use it up.
     """
-    if not isinstance(text, str) or not 1 <= len(text.strip()) <= 500 or len(text) > 500:
-        raise TableError("bad_message", "chat text is 1 to 500 characters")
-    if not encodes(text):
-        raise TableError("bad_message", "chat text must be valid Unicode (no lone surrogates)")
-    return _require_player(player), text.strip()
+    try:
+        line = names.clean_chat(text)  # normalised; no controls, direction overrides or mark piles
+    except names.BadText as error:
+        raise TableError("bad_message", str(error)) from None
+    return _require_player(player), line
+
+
+def chat_name(player: Player, seats: list[Seat]) -> str:
+    """The name a chat line shows: the player's name now, told apart as the table tells its seats apart."""
+    shown = names.disambiguate((s.index, s.player.name) for s in seats if s.player is not None)
+    own = next((s.index for s in seats if s.player_id == player.pk), None)
+    if own is not None:
+        return shown[own]
+    return names.watcher_name(player.name, shown.values())
+
+
+def chat_history(table_id: str, count: int = 50) -> list[dict]:
+    """The table's last chat lines, each under its speaker's name now (a rename shows)."""
+    from cardtable.tables.models import ChatMessage
+
+    lines = ChatMessage.objects.filter(table_id=table_id).select_related("player").order_by("-at", "-id")
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("player").order_by("index"))
+    history = []
+    for line in reversed(lines[:count]):
+        message = line.to_json()
+        if line.player is not None:
+            message["name"] = chat_name(line.player, seats)
+        history.append(message)
+    return history
 
 
 def post_chat(table_id: str, player: Player | None, text: object) -> dict:
@@ -337,8 +360,9 @@ def post_chat(table_id: str, player: Player | None, text: object) -> dict:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise TableError("not_found", f"there is no table {table_id!r}")
-    seat = table.seats.filter(player=player).values_list("index", flat=True).first()
+    seats = seats_of(table)
+    seat = next((s.index for s in seats if s.player_id == player.pk), None)
     line = ChatMessage.objects.create(table=table, player=player, seat=seat, name=player.name, text=line_text)
-    message = line.to_json()
+    message = line.to_json() | {"name": chat_name(player, seats)}
     transaction.on_commit(lambda: broadcast.chat(table_id, message))
     return message

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.tables import presence
+from cardtable.tables import names, presence
 from cardtable.tables.models import Match, Seat, Table
 from games import get_game
 
@@ -66,8 +66,17 @@ def table_json(table: Table, seats: list[Seat], live: set[int]) -> dict[str, Any
         "options": table.options,
         "host": table.host.name if table.host else None,
         "game_number": table.game_number,
-        "seats": [seat_json(seat, live) for seat in seats],
+        "seats": _told_apart([seat_json(seat, live) for seat in seats]),
     }
+
+
+def _told_apart(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Players whose names look alike are shown apart: ``Ann``, ``Ann (2)`` (docs/security.md S7)."""
+    shown = names.disambiguate((s["seat"], s["name"]) for s in seats if s["kind"] == "human")
+    for seat in seats:
+        if seat["seat"] in shown:
+            seat["name"] = shown[seat["seat"]]
+    return seats
 
 
 def load(table_id: str, with_state: bool = False) -> tuple[Table, list[Seat], set[int]]:
@@ -176,8 +185,10 @@ async def shared_snapshot(table_id: str, wake: str, read: Callable[[str], Awaita
 def table_summary(table: Table) -> dict[str, Any]:
     """Return a table's public summary for the HTTP API: no hand, no view."""
     seats = list(table.seats.select_related("player").order_by("index"))
-    summary = table_json(table, seats, presence.live_players(table.pk))
+    live = presence.live_players(table.pk)
+    summary = table_json(table, seats, live)
     summary.update(
+        present=len(live),  # players connected, seated or watching (the lobby lists these first)
         url=f"/t/{table.pk}/",
         ws=f"/ws/tables/{table.pk}/",
         version=table.version,

@@ -87,6 +87,7 @@ class LiveServer:
             BOT_PAUSE="0",
             DISCONNECT_GRACE="600",
             PYTHONUNBUFFERED="1",
+            RATE_LIMITS="0",  # every browser of a module is a guest from 127.0.0.1
         )
         env.update(self.extra_env)
         return env

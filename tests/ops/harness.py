@@ -123,6 +123,8 @@ class DaphneServer:
                 "ALLOWED_HOSTS": "127.0.0.1,localhost",
                 "SECURE_COOKIES": "0",
                 "PYTHONUNBUFFERED": "1",
+                # Every client of these tests is 127.0.0.1; the tests of the limits turn them on.
+                "RATE_LIMITS": "0",
             }
         )
         env.update(self.env)
@@ -512,12 +514,12 @@ class Database:
         return dict(zip(names, row, strict=True)) | {"state": self._json(row[4])}
 
     def match(self, table_id: str, number: int) -> dict:
-        """One game of a table: its id, seed and options."""
+        """One game of a table: its id, seed (stored as decimal text) and options."""
         (row,) = self.query(
             "SELECT id, seed, options, players FROM tables_match WHERE table_id = %s AND number = %s",
             (table_id, number),
         )
-        return {"id": row[0], "seed": row[1], "options": self._json(row[2]), "players": row[3]}
+        return {"id": row[0], "seed": int(row[1]), "options": self._json(row[2]), "players": row[3]}
 
     def moves(self, match_id: int) -> list[dict]:
         """A game's move log in order: seq, seat, move, version, events."""

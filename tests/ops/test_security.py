@@ -115,7 +115,16 @@ async def test_a_websocket_from_another_origin_is_refused(server: DaphneServer) 
     player = Player(server.base)
     await asyncio.to_thread(player.login, "ann")
     table = await asyncio.to_thread(player.create_table, "hearts", 4)
-    for origin in ("http://evil.example", "http://127.0.0.1.evil.example", "null", ""):
+    other_port = server.port + 1 if server.port < 65535 else server.port - 1
+    for origin in (
+        "http://evil.example",
+        "http://127.0.0.1.evil.example",
+        "null",
+        "",
+        f"http://127.0.0.1:{other_port}",  # another port (docs/security.md S8)
+        "https://127.0.0.1",  # another scheme
+        f"https://127.0.0.1:{server.port}",
+    ):
         with pytest.raises(InvalidStatus) as refused:
             await Conn.open(server.ws_base, table["ws"], player, origin=origin)
         assert refused.value.response.status_code == 403, origin

@@ -13,6 +13,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connections
 
+from cardtable.tables import sockets
 from cardtable.tables.bots import driver
 from cardtable.tables.identity import SESSION_KEY
 from cardtable.tables.models import Player
@@ -25,8 +26,10 @@ def fast_tables(settings: Any) -> Any:
     settings.STAND_IN_LEVEL = "random"
     channel_layers.backends.clear()
     driver.reset()
+    sockets.clear()
     yield settings
     driver.reset()
+    sockets.clear()
     channel_layers.backends.clear()
 
 
@@ -61,11 +64,16 @@ class Client:
     """A websocket client at one table, keeping every message it received."""
 
     def __init__(
-        self, table_id: str, cookie: str | None = None, origin: bytes = b"http://testserver"
+        self,
+        table_id: str,
+        cookie: str | None = None,
+        origin: bytes = b"http://testserver",
+        host: bytes = b"testserver",
+        extra: list[tuple[bytes, bytes]] | None = None,
     ) -> None:
         from cardtable.asgi import application
 
-        headers = [(b"origin", origin)]
+        headers = [(b"origin", origin), (b"host", host), *(extra or [])]
         if cookie:
             headers.append((b"cookie", cookie.encode()))
         self.comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)

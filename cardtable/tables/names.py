@@ -1,0 +1,146 @@
+"""Names and chat text that show what they are (docs/security.md S7).
+
+A name or a chat line is normalised (NFC) and refused when it carries control
+characters, bidi overrides or other invisible format characters, or piles of
+combining marks. A name must also show something (not only invisible letters
+or marks), may not mix the Latin, Cyrillic and Greek alphabets ("Ann" with a
+Cyrillic A, U+0410, passes for "Ann"), and may not pass for a bot or the site. At a
+table, players whose names look alike are told apart (``Ann``, ``Ann (2)``),
+and a watcher's chat name that looks like a seated player's says so.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+MAX_NAME = 24
+MAX_MARKS = 3  # combining marks in a row: enough for any script, not for a smear
+
+# Letters that render blank although their category says "letter" or "symbol".
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+# Format characters chat may keep: the joiners emoji sequences and some scripts need.
+CHAT_FORMAT_OK = frozenset("\u200c\u200d")
+
+# Cyrillic and Greek letters drawn like Latin ones, for telling look-alike names apart.
+_LOOKALIKE = str.maketrans(
+    {
+        **dict(zip("авсдеһіјклмнорԛѕтυԝхуґ", "abcdehijklmhopqstuwxyr", strict=True)),
+        **dict(zip("αβεικνορτυχ", "abeiknoptux", strict=True)),
+        "0": "o",
+        "1": "l",
+        "ё": "e",
+        "ї": "i",
+    }
+)
+RESERVED = frozenset({"bot", "system", "server", "admin", "staff", "moderator", "cardtable", "standin"})
+BOT_LEVELS = ("random", "easy", "normal", "hard")
+
+
+class BadText(ValueError):
+    """Text refused, with the reason a person can read."""
+
+
+def _check_characters(text: str, *, allow_format: frozenset[str]) -> None:
+    marks = 0
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise BadText("control or unassigned characters are not allowed")
+        if category == "Cf" and ch not in allow_format:
+            raise BadText("invisible formatting characters (such as direction overrides) are not allowed")
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks > MAX_MARKS:
+            raise BadText(f"at most {MAX_MARKS} combining marks in a row")
+
+
+def _visible(text: str) -> bool:
+    """Whether the text shows anything: a letter, digit, punctuation or symbol that is not blank."""
+    return any(unicodedata.category(ch)[0] in "LNPS" and ch not in INVISIBLE for ch in text)
+
+
+def _scripts(text: str) -> set[str]:
+    found = set()
+    for ch in text:
+        if unicodedata.category(ch).startswith("L"):
+            script = unicodedata.name(ch, "").split(" ")[0]
+            if script in ("LATIN", "CYRILLIC", "GREEK"):
+                found.add(script)
+    return found
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: folded case and width, look-alike letters as Latin, marks and spaces gone."""
+    folded = unicodedata.normalize("NFKD", name).casefold().translate(_LOOKALIKE)
+    return "".join(ch for ch in folded if unicodedata.category(ch)[0] in "LN")
+
+
+def _imitates_the_site(shape: str) -> bool:
+    """Whether a name's skeleton reads as a bot's seat name (``Bot (hard)``, ``bot 2``) or the site's."""
+    if shape in RESERVED or shape.startswith("system"):
+        return True
+    rest = shape[3:]
+    return shape.startswith("bot") and (rest.isdigit() or any(rest.startswith(level) for level in BOT_LEVELS))
+
+
+def clean_name(name: object) -> str:
+    """Return a display name normalised, or raise ``BadText``."""
+    if not isinstance(name, str):
+        raise BadText("a name is a string of 1 to 24 characters")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadText("a name must be valid Unicode (no lone surrogates)") from None
+    if len(name.strip()) > MAX_NAME:  # as sent, too: normalising never makes a long name fit
+        raise BadText("a name is 1 to 24 characters")
+    name = unicodedata.normalize("NFC", name).strip()
+    if not 1 <= len(name) <= MAX_NAME:
+        raise BadText("a name is 1 to 24 characters")
+    _check_characters(name, allow_format=frozenset())
+    if any(ch.isspace() and ch != " " for ch in name):
+        raise BadText("a name may contain plain spaces only")
+    if any(ch in INVISIBLE for ch in name) or not _visible(name):
+        raise BadText("a name must be visible (no blank or invisible letters)")
+    if len(_scripts(name)) > 1:
+        raise BadText("a name may not mix the Latin, Cyrillic and Greek alphabets")
+    shape = skeleton(name)
+    if _imitates_the_site(shape):
+        raise BadText("that name belongs to the site's bots or staff")
+    return name
+
+
+def clean_chat(text: object, limit: int = 500) -> str:
+    """Return a chat line normalised and trimmed, or raise ``BadText``."""
+    if not isinstance(text, str) or len(text) > limit:
+        raise BadText(f"chat text is 1 to {limit} characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadText("chat text must be valid Unicode (no lone surrogates)") from None
+    text = unicodedata.normalize("NFC", text).strip()
+    if not 1 <= len(text) <= limit:
+        raise BadText(f"chat text is 1 to {limit} characters")
+    _check_characters(text, allow_format=CHAT_FORMAT_OK)
+    if not _visible(text):
+        raise BadText("chat text must show something")
+    return text
+
+
+def disambiguate(names: Iterable[tuple[int, str]]) -> dict[int, str]:
+    """Tell look-alike names apart: the first keeps its name, the next get `` (2)``, `` (3)``...
+
+    ``names`` are (key, name) in order (seat order at a table).
+    """
+    seen: dict[str, int] = {}
+    shown = {}
+    for key, name in names:
+        shape = skeleton(name)
+        seen[shape] = seen.get(shape, 0) + 1
+        shown[key] = name if seen[shape] == 1 else f"{name} ({seen[shape]})"
+    return shown
+
+
+def watcher_name(name: str, seated: Iterable[str]) -> str:
+    """A chat name for someone not seated: marked when it looks like a seated player's."""
+    shape = skeleton(name)
+    return f"{name} (watching)" if any(skeleton(other) == shape for other in seated) else name

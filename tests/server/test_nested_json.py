@@ -1,0 +1,53 @@
+"""Deeply nested JSON over HTTP is a JSON 400, never a 500 (docs/security.md S4)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from cardtable.tables.models import Player, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def nested(depth: int) -> str:
+    """A JSON array nested ``depth`` levels deep."""
+    return "[" * depth + "]" * depth
+
+
+def post(client: Client, path: str, body: str) -> object:
+    """POST raw JSON text with the CSRF header."""
+    token = client.get("/api/session/").json()["csrf_token"]
+    return client.post(path, body, content_type="application/json", headers={"X-CSRFToken": token})
+
+
+@pytest.mark.parametrize("depth", [40, 990, 5000])
+@pytest.mark.parametrize("field", ["(the body)", "name"])
+def test_nested_json_in_a_session_body_is_a_json_400(depth: int, field: str) -> None:
+    client = Client(raise_request_exception=False)
+    body = nested(depth) if field == "(the body)" else f'{{"name": {nested(depth)}}}'
+    response = post(client, "/api/session/", body)
+    assert response.status_code == 400, response.content[:200]
+    assert response.json()["error"]["code"] in {"bad_request", "bad_name"}
+    assert Player.objects.count() == 0
+
+
+@pytest.mark.parametrize("depth", [40, 990, 5000])
+@pytest.mark.parametrize("field", ["game", "players", "options", "other"])
+def test_nested_json_in_any_field_of_a_new_table_is_a_json_400(depth: int, field: str) -> None:
+    client = Client(raise_request_exception=False)
+    assert post(client, "/api/session/", json.dumps({"name": "Ann"})).status_code == 200
+    body = f'{{"game": "hearts", "{field}": {nested(depth)}}}'
+    response = post(client, "/api/tables/", body)
+    assert response.status_code == 400, response.content[:200]
+    assert response.json()["error"]["code"] == "bad_request"
+    assert Table.objects.count() == 0
+
+
+def test_a_body_nested_a_few_levels_is_still_read() -> None:
+    client = Client()
+    post(client, "/api/session/", json.dumps({"name": "Ann"}))
+    response = post(client, "/api/tables/", json.dumps({"game": "hearts", "options": {}, "x": [[[1]]]}))
+    assert response.status_code == 201

@@ -1,0 +1,66 @@
+"""After a restart, presence rows of a dead process are gone at once (docs/security.md S3)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from cardtable.tables import presence
+from cardtable.tables.models import Connection, Seat
+from tests.server.test_errors import playing_table
+
+pytestmark = pytest.mark.django_db
+
+
+def finished_pid() -> int:
+    """The pid of a process that has ended."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_recovery_drops_the_young_rows_of_a_dead_process_and_starts_their_graces() -> None:
+    table, people = playing_table()
+    (ann, _), (bob, _) = people
+    host, now = socket.gethostname(), timezone.now()
+    same_pid_earlier_boot = f"{host}:{os.getpid()}:00000000"
+    gone = f"{host}:{finished_pid()}:abcdef12"
+    elsewhere = f"another-host:{finished_pid()}:abcdef12"
+    Connection.objects.create(channel="a1", table=table, player=ann, seen=now, process=same_pid_earlier_boot)
+    Connection.objects.create(channel="a2", table=table, player=ann, seen=now, process=gone)
+    Connection.objects.create(channel="b1", table=table, player=bob, seen=now, process=elsewhere)
+    Connection.objects.create(channel="s1", table=table, player=None, seen=now, process=presence.process_id())
+    playing, graces = presence.recover()
+    assert playing == [table.pk]
+    # Ann's rows were young but their processes are dead: she is away and her grace runs.
+    assert set(Connection.objects.values_list("channel", flat=True)) == {"b1", "s1"}
+    assert graces == [(table.pk, 0, pytest.approx(30, abs=1))]
+    assert Seat.objects.get(table=table, index=0).away_since is not None
+    assert Seat.objects.get(table=table, index=1).away_since is None  # another host: left to the TTL
+
+
+def test_the_sweep_starts_the_grace_of_a_player_whose_rows_expired_unnoticed(settings) -> None:
+    table, people = playing_table()
+    (ann, _), (bob, _) = people
+    old = timezone.now() - timedelta(seconds=settings.CONNECTION_TTL + 1)
+    Connection.objects.create(channel="a1", table=table, player=ann, seen=old, process="elsewhere:1:x")
+    Connection.objects.create(channel="b1", table=table, player=bob, seen=timezone.now(), process="x")
+    assert presence.sweep() == [(table.pk, 0, settings.DISCONNECT_GRACE)]
+    assert Seat.objects.get(table=table, index=0).away_since is not None
+    assert Seat.objects.get(table=table, index=1).away_since is None
+    assert presence.sweep() == []  # once
+
+
+def test_process_ids_name_this_process_and_unknown_ones_are_not_dead() -> None:
+    mine = presence.process_id()
+    assert mine.startswith(f"{socket.gethostname()}:{os.getpid()}:")
+    assert not presence.process_is_dead(mine)
+    assert not presence.process_is_dead("")
+    assert not presence.process_is_dead(f"{socket.gethostname()}:{os.getppid()}:abc")  # running
+    assert presence.process_is_dead(f"{socket.gethostname()}:{finished_pid()}:abc")

@@ -1,0 +1,194 @@
+"""One client cannot fill the site (docs/security.md S5): limits per session and per address.
+
+Tables created, guests created, open tables per player, sync and chat are
+limited with ``rate_limited`` (HTTP 429 over HTTP); empty waiting tables
+expire; the lobby lists tables with people present first.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client as HttpClient
+from django.utils import timezone
+
+from cardtable.tables import lobby, services
+from cardtable.tables.models import ChatMessage, Connection, Player, Table
+from tests.server.conftest import Client, make_player
+from tests.server.test_errors import playing_table
+
+
+@pytest.fixture(autouse=True)
+def no_refill(settings) -> None:
+    """The limits' bursts as configured, refilled too slowly to matter: the counts do not hang on timing."""
+    settings.RATE_LIMITS = {
+        kind: {who: (0.0001, burst) for who, (_, burst) in limits.items()}
+        for kind, limits in settings.RATE_LIMITS.items()
+    }
+
+
+def post(client: HttpClient, path: str, data: object) -> object:
+    """POST JSON with the CSRF header."""
+    token = client.get("/api/session/").json()["csrf_token"]
+    return client.post(
+        path, json.dumps(data), content_type="application/json", headers={"X-CSRFToken": token}
+    )
+
+
+def guest(name: str, address: str = "127.0.0.1") -> HttpClient:
+    """A browser at ``address`` that has become a guest."""
+    client = HttpClient(REMOTE_ADDR=address)
+    assert post(client, "/api/session/", {"name": name}).status_code == 200
+    return client
+
+
+def limited(response: object) -> bool:
+    """Whether the answer is the protocol's 429 rate_limited."""
+    return response.status_code == 429 and response.json()["error"]["code"] == "rate_limited"
+
+
+@pytest.mark.django_db
+def test_one_session_cannot_create_tables_without_bound() -> None:
+    ann = guest("Ann")
+    made = [post(ann, "/api/tables/", {"game": "hearts"}) for _ in range(40)]
+    assert [r.status_code for r in made[:5]] == [201] * 5
+    assert all(limited(r) for r in made[5:])
+    assert Table.objects.count() == 5
+
+
+@pytest.mark.django_db
+def test_a_player_hosts_a_bounded_number_of_open_tables(settings) -> None:
+    settings.RATE_LIMITS = {}  # only the count of open tables applies here
+    ann = guest("Ann")
+    for _ in range(settings.OPEN_TABLES_PER_PLAYER):
+        assert post(ann, "/api/tables/", {"game": "hearts"}).status_code == 201
+    refused = post(ann, "/api/tables/", {"game": "hearts"})
+    assert limited(refused) and "open tables" in refused.json()["error"]["message"]
+    # A finished table no longer counts.
+    Table.objects.filter(pk=Table.objects.first().pk).update(status=Table.FINISHED)
+    assert post(ann, "/api/tables/", {"game": "hearts"}).status_code == 201
+
+
+@pytest.mark.django_db
+def test_one_address_cannot_create_tables_without_bound_from_many_sessions(settings) -> None:
+    settings.OPEN_TABLES_PER_PLAYER = 100
+    limit = settings.RATE_LIMITS["table"]["address"][1]
+    answers = [post(guest(f"G{i}", "10.0.0.7"), "/api/tables/", {"game": "hearts"}) for i in range(9)]
+    answers += [
+        post(c, "/api/tables/", {"game": "agram"}) for c in [guest(f"H{i}", "10.0.0.8") for i in range(9)]
+    ]
+    assert all(r.status_code == 201 for r in answers)  # two addresses, nine each: within both limits
+    sessions = [guest(f"S{i}", "10.0.0.9") for i in range(5)]
+    answers = [post(sessions[i % 5], "/api/tables/", {"game": "hearts"}) for i in range(30)]
+    assert sum(r.status_code == 201 for r in answers) == limit
+    assert all(limited(r) for r in answers[int(limit) :])
+
+
+@pytest.mark.django_db
+def test_one_address_creates_a_bounded_number_of_guests_and_renames_are_free() -> None:
+    answers = [
+        post(HttpClient(REMOTE_ADDR="10.1.1.1"), "/api/session/", {"name": f"G{i}"}) for i in range(30)
+    ]
+    assert [r.status_code for r in answers[:10]] == [200] * 10
+    assert all(limited(r) for r in answers[10:])
+    assert Player.objects.count() == 10
+    assert post(HttpClient(REMOTE_ADDR="10.1.1.2"), "/api/session/", {"name": "Elsewhere"}).status_code == 200
+    ann = guest("Ann", "10.1.1.3")
+    assert all(post(ann, "/api/session/", {"name": f"Ann{i}"}).status_code == 200 for i in range(20))
+
+
+def spoofed(table_id: str, cookie: str | None, address: str) -> Client:
+    """A websocket client whose connection comes from ``address``."""
+    client = Client(table_id, cookie)
+    client.comm.scope["client"] = (address, 40000)
+    return client
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_many_fresh_guests_at_one_address_share_one_chat_allowance(settings) -> None:
+    table, _ = await database_sync_to_async(playing_table)()
+    cookies = [(await database_sync_to_async(make_player)(f"g{i}"))[1] for i in range(20)]
+    clients = [await spoofed(table.pk, cookie, "10.2.2.2").connect() for cookie in cookies]
+    codes = []
+    for client in clients:
+        for n in range(5):  # each guest within their own allowance (burst 5)
+            await client.send({"type": "chat", "text": f"line {n}"})
+    for client in clients:
+        await client.quiet(0.05)
+        codes += [m.get("code") for m in client.messages if m["type"] == "error"]
+    posted = await database_sync_to_async(ChatMessage.objects.count)()
+    burst = settings.RATE_LIMITS["chat"]["address"][1]
+    assert posted == burst
+    assert codes and set(codes) == {"rate_limited"}
+    # Another address is not held back by this one.
+    cookie = (await database_sync_to_async(make_player)("h"))[1]
+    other = await spoofed(table.pk, cookie, "10.3.3.3").connect()
+    await other.send({"type": "chat", "text": "hello"})
+    assert (await other.until(lambda m: m["type"] in ("chat", "error")))["type"] == "chat"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_sync_is_limited_per_player_and_per_address(settings) -> None:
+    table, people = await database_sync_to_async(playing_table)()
+    ann = await spoofed(table.pk, people[0][1], "10.4.4.4").connect()
+    for _ in range(30):
+        await ann.send({"type": "sync"})
+    await ann.quiet(0.1)
+    errors = [m for m in ann.messages if m["type"] == "error"]
+    burst = settings.RATE_LIMITS["sync"]["player"][1]
+    assert len(errors) == 30 - burst
+    assert {e["code"] for e in errors} == {"rate_limited"}
+    # Spectators (no player) are held by their address's allowance.
+    watchers = [await spoofed(table.pk, None, "10.5.5.5").connect() for _ in range(4)]
+    for watcher in watchers:
+        for _ in range(20):
+            await watcher.send({"type": "sync"})
+    refused = 0
+    for watcher in watchers:
+        await watcher.quiet(0.1)
+        refused += sum(m["type"] == "error" and m["code"] == "rate_limited" for m in watcher.messages)
+    address_burst = settings.RATE_LIMITS["sync"]["address"][1]
+    assert refused == 80 - address_burst
+
+
+@pytest.mark.django_db
+def test_the_lobby_lists_tables_with_people_present_first(settings) -> None:
+    settings.RATE_LIMITS, settings.OPEN_TABLES_PER_PLAYER = {}, 1000
+    bob = guest("Bob")
+    post(bob, "/api/tables/", {"game": "agram"})
+    busy = Table.objects.get()
+    Connection.objects.create(channel="bob-1", table=busy, player=Player.objects.get(), seen=timezone.now())
+    flood = guest("Flood")
+    for _ in range(120):  # newer than Bob's, nobody at them
+        assert post(flood, "/api/tables/", {"game": "hearts"}).status_code == 201
+    listed = HttpClient().get("/api/tables/").json()
+    assert len(listed) == 100
+    assert listed[0]["id"] == busy.pk and listed[0]["present"] == 1
+    assert all(t["present"] == 0 for t in listed[1:])
+
+
+@pytest.mark.django_db
+def test_waiting_tables_nobody_is_at_expire(settings) -> None:
+    ann, _ = make_player("Ann")
+    old = timezone.now() - timedelta(seconds=settings.WAITING_TABLE_TTL + 1)
+    services.create_table(ann, "hearts")  # nobody ever at it
+    watched = services.create_table(ann, "hearts")
+    seated = services.create_table(ann, "agram", 2)
+    services.sit(seated.pk, ann, 0)
+    fresh = services.create_table(ann, "hearts")
+    playing, _ = playing_table()
+    Table.objects.exclude(pk=fresh.pk).update(updated=old)
+    Connection.objects.create(channel="w-1", table=watched, player=None, seen=timezone.now())
+    assert lobby.expire_idle() == 2  # the idle one, and the one its only player left long ago
+    left = set(Table.objects.values_list("pk", flat=True))
+    assert left == {watched.pk, fresh.pk, playing.pk}
+    # Leaving a waiting table restarts its clock.
+    Connection.objects.create(channel="w-2", table=fresh, player=ann, seen=timezone.now())
+    Table.objects.filter(pk=fresh.pk).update(updated=old)
+    from cardtable.tables import presence
+
+    presence.leave("w-2")
+    assert lobby.expire_idle() == 0 and Table.objects.filter(pk=fresh.pk).exists()
