@@ -21,10 +21,11 @@ function words(name) {
   return name.replace(/_/g, " ").toLowerCase();
 }
 
-/** One location as a labelled pile: face-up cards in a row (the top few), else a stack. */
-function pile(location, label) {
+/** One location as a labelled pile: face-up cards in an overlapping row (the top few), else a stack.
+ * `small` draws it smaller (the piles in front of the seats), with the table's existing classes. */
+function pile(location, label, small = false) {
   if (SHOWN.has(location.kind) && Array.isArray(location.cards)) {
-    const row = h("div", { class: "card-row recycle-pile", role: "group", "aria-label": `${label}: ${location.count} card${location.count === 1 ? "" : "s"}`, "data-location": label });
+    const row = h("div", { class: `card-row pool recycle-pile${small ? " small" : ""}`, role: "group", "aria-label": `${label}: ${location.count} card${location.count === 1 ? "" : "s"}`, "data-location": label });
     location.cards.slice(-8).forEach((card) => row.append(feltCard(card)));
     if (!location.cards.length) row.append(h("span", { class: "hint", text: "empty" }));
     return h("div", { class: "recycle-place" }, h("div", { class: "felt-label", text: label }), row);
@@ -62,7 +63,7 @@ export default {
     }
     box.append(h("div", { class: "pile-row" }, ...table.map((l) => pile(l, words(l.name)))));
     if (remembered.length) box.append(h("div", { class: "pile-row" }, ...remembered.map((l) => pile(l, `${words(l.name)} (remembered)`))));
-    for (const l of seats) box.append(pile(l, `${ownerName(ctx, l.owner)}: ${words(l.name)}`));
+    if (seats.length) box.append(h("div", { class: "pile-row" }, ...seats.map((l) => pile(l, `${ownerName(ctx, l.owner)}: ${words(l.name)}`, true))));
     return box;
   },
   seatExtra(ctx, seat) {
