@@ -52,4 +52,8 @@ async def application(scope: dict, receive: Receive, send: Send) -> None:
 if "daphne.server" in sys.modules and "twisted.internet.reactor" in sys.modules:
     from twisted.internet import reactor
 
+    from cardtable.tables import shutdown
+
     reactor.callWhenRunning(driver.ensure_started)
+    # After Twisted's own handlers (installed as the reactor starts): SIGTERM drains first.
+    reactor.callWhenRunning(shutdown.install)

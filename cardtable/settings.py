@@ -179,6 +179,13 @@ if min(*BOT_THINK_SECONDS.values(), BOT_PLAYOUT_SCALE) <= 0:
     raise ImproperlyConfigured("BOT_NORMAL_SECONDS, BOT_HARD_SECONDS and BOT_PLAYOUT_SCALE must be above 0")
 # The level of the bot that plays for an absent human.
 STAND_IN_LEVEL = os.environ.get("STAND_IN_LEVEL", "normal")
+# Tables that end: seconds with nobody connected before an open table (or a
+# finished one) ends as abandoned, and how often each process looks.
+ABANDON_AFTER = float(os.environ.get("ABANDON_AFTER", str(30 * 60)))
+ABANDON_FINISHED_AFTER = float(os.environ.get("ABANDON_FINISHED_AFTER", str(24 * 3600)))
+ABANDON_SWEEP = float(os.environ.get("ABANDON_SWEEP", "60"))
+# On SIGTERM: seconds the requests and bot moves in flight may take to finish before the sockets close.
+SHUTDOWN_GRACE = float(os.environ.get("SHUTDOWN_GRACE", "5"))
 # Presence: an open websocket refreshes its row every HEARTBEAT seconds; a row
 # older than TTL belongs to a process that died.
 CONNECTION_HEARTBEAT = float(os.environ.get("CONNECTION_HEARTBEAT", "15"))
@@ -186,6 +193,8 @@ CONNECTION_TTL = float(os.environ.get("CONNECTION_TTL", "45"))
 # Per-connection rate limits (messages a second, and the burst allowed).
 WS_RATE, WS_BURST = 20.0, 60.0
 CHAT_RATE, CHAT_BURST = 0.5, 5.0
+# Hints (the normal bot's move for the asker's seat): per connection, a burst then one each 5 s.
+HINT_RATE, HINT_BURST = 0.2, 3.0
 # Websockets one player may hold at one table, and in all, in one server process
 # (docs/security.md S2): more are refused with `rate_limited`.
 WS_PER_TABLE = int(os.environ.get("WS_PER_TABLE", "5"))

@@ -369,6 +369,23 @@ class OneSeatGame(Game):
         return super().why_illegal(state, seat, move)
 
 
+def noted_deal(
+    history: list[dict[str, Any]],
+    deal: int,
+    scores: Sequence[int],
+    start: Sequence[int] | None = None,
+    **extra: Any,
+) -> list[dict[str, Any]]:
+    """Return ``history`` with one more finished deal: its number, what each seat gained, the scores after.
+
+    A new list (never the old one changed): copies of a state share their history.
+    ``points`` is the change since the previous deal, or since ``start`` (zeros when not given).
+    """
+    before = history[-1]["scores"] if history else list(start if start is not None else [0] * len(scores))
+    points = [now - then for now, then in zip(scores, before, strict=True)]
+    return [*history, {"deal": deal, "points": points, "scores": list(scores), **extra}]
+
+
 def winners_of(scores: Sequence[int], lowest_wins: bool = False) -> list[int]:
     """Return every seat that shares the best score."""
     best = min(scores) if lowest_wins else max(scores)

@@ -98,7 +98,29 @@ def abandoned_tables(now: datetime | None = None, minutes: float | None = None) 
         .exclude(pk__in=watched)
         .order_by("updated")
     )
-    return [{"table": table, "idle": now - table.updated} for table in rows]
+    return [{"table": table, "idle": now - table.updated, **_alone_row(table, now)} for table in rows]
+
+
+def paused_tables(now: datetime | None = None) -> list[dict[str, Any]]:
+    """Playing tables nobody is connected to: their bots wait. With when each ends as abandoned."""
+    now = now or timezone.now()
+    watched = _live_connections(now).values("table")
+    rows = (
+        Table.objects.filter(status=Table.PLAYING, ended="").exclude(pk__in=watched).order_by("alone_since")
+    )
+    return [_alone_row(table, now) for table in rows]
+
+
+def ended_tables(limit: int = 20) -> list[dict[str, Any]]:
+    """The tables most recently ended as abandoned (nobody came back), latest first."""
+    rows = Table.objects.filter(ended=Table.ABANDONED).order_by("-updated")[:limit]
+    return [{"table": table, "ended": table.updated} for table in rows]
+
+
+def _alone_row(table: Table, now: datetime) -> dict[str, Any]:
+    since = table.alone_since or now
+    after = settings.ABANDON_FINISHED_AFTER if table.status == Table.FINISHED else settings.ABANDON_AFTER
+    return {"table": table, "alone": now - since, "ends": since + timedelta(seconds=after)}
 
 
 def moves_per_minute(now: datetime | None = None, minutes: int = 60) -> list[tuple[datetime, int]]:

@@ -218,24 +218,32 @@ def variant_stats(game_id: str | None = None) -> list[VariantStats]:
 def bot_level_results() -> tuple[list[str], list[dict[str, Any]]]:
     """Win share of each kind of player (bot levels, and humans) per game, over completed games.
 
+    A seat whose player left mid-game counts under ``left``, never as a human's
+    loss or win: the bot that played it on decided the rest.
+
     Returns the game ids and one row per level: ``{"level", "cells": {game:
     {"seats", "share", "rate", "fair"}}, "total": {...}}``. ``fair`` is the rate
     a seat would have if every seat were equally strong (the mean of 1/players).
     """
     games: set[str] = set()
     table: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0, 0.0, 0.0]))
-    matches = Match.objects.filter(result__isnull=False).values_list("game", "players", "seats", "result")
-    for game, players, seats, result in matches:
+    matches = Match.objects.filter(result__isnull=False).values_list(
+        "game", "players", "seats", "result", "left"
+    )
+    for game, players, seats, result, left in matches:
         winners = result.get("winners", [])
         games.add(game)
+        gone = {departure["seat"] for departure in left or []}
         for seat in seats:
             level = (seat.get("level") or "bot") if seat.get("kind") == "bot" else "human"
+            if seat["seat"] in gone:
+                level = "left"  # a player who left mid-game: no ordinary loss (or win) of theirs
             for key in (game, "all"):
                 cell = table[level][key]
                 cell[0] += 1
                 cell[1] += 1 / len(winners) if seat["seat"] in winners else 0.0
                 cell[2] += 1 / players
-    order = ["random", "easy", "normal", "hard", "human"]
+    order = ["random", "easy", "normal", "hard", "human", "left"]
     rows = []
     for level in sorted(table, key=lambda x: order.index(x) if x in order else len(order)):
         cells = {

@@ -8,6 +8,7 @@ app_name = "dashboard"
 
 urlpatterns = [
     path("staff/dashboard/", views.dashboard, name="dashboard"),
+    path("staff/dashboard/end/<str:table_id>/", views.end_table, name="end_table"),
     path("staff/games/", games_views.recycle_games_page, name="recycle_games"),
     path("replay/<str:table_id>/", views.table_games, name="table_games"),
     path("replay/<str:table_id>/<int:number>/", views.replay_page, name="replay"),

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from cardtable.dashboard import charts, designstats, live, stats
 from cardtable.dashboard.replay import replay_json as build_replay
+from cardtable.tables import staff
+from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, Table
 from cardtable.tables.replay import ReplayError, require_finished
 from games import GAMES, get_game
@@ -74,7 +77,8 @@ def table_games(request: HttpRequest, table_id: str) -> HttpResponse:
             status=404,
         )
     matches = table.matches.order_by("-number")
-    return render(request, "dashboard/table_games.html", {"table": table, "matches": matches})
+    context = {"table": table, "matches": matches, "game_name": get_game(table.game).info.name}
+    return render(request, "dashboard/table_games.html", context)
 
 
 def _seat_name(seat: dict[str, Any]) -> str:
@@ -111,6 +115,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "connected": live.connected_now(now),
         "tables": live.live_tables(now),
         "abandoned": live.abandoned_tables(now),
+        "paused": live.paused_tables(now),
+        "ended": live.ended_tables(),
         "moves_last_minute": counts[-2] if len(counts) > 1 else 0,
         "moves_per_minute_10": sum(counts[-11:-1]) / 10,
         "moves_last_hour": sum(counts),
@@ -176,3 +182,16 @@ def _game_sections() -> list[dict[str, Any]]:
                 section["lead_chart"] = _lead_chart(match, history, [_seat_name(s) for s in match.seats])
         sections.append(section)
     return sections
+
+
+@require_POST
+@staff_member_required
+def end_table(request: HttpRequest, table_id: str) -> HttpResponse:
+    """Staff end a paused or abandoned table from the dashboard (``staff.end_table``), then go back."""
+    try:
+        staff.end_table(table_id)
+    except TableError as error:
+        messages.error(request, f"Table {table_id}: {error.message}")
+    else:
+        messages.success(request, f"Ended table {table_id}.")
+    return redirect("dashboard:dashboard")

@@ -127,7 +127,7 @@ def games(request: HttpRequest) -> JsonResponse:
 
 @api("GET", "POST")
 def tables(request: HttpRequest) -> JsonResponse:
-    """GET: the waiting and playing tables; POST: create a table, its creator the host."""
+    """GET: the waiting and playing tables with someone there (``lobby.listing``); POST: create a table."""
     if request.method == "GET":
         return JsonResponse([table_summary(t) for t in lobby.listing()], safe=False)
     data = _body(request)
@@ -140,7 +140,9 @@ def tables(request: HttpRequest) -> JsonResponse:
                 "rate_limited",
                 f"you host {settings.OPEN_TABLES_PER_PLAYER} open tables already; finish or leave one first",
             )
-    table = services.create_table(player, data.get("game"), data.get("players"), data.get("options"))
+    table = services.create_table(
+        player, data.get("game"), data.get("players"), data.get("options"), data.get("clock")
+    )
     made.spend()  # only a table made spends the allowance
     return JsonResponse(table_summary(table), status=201)
 

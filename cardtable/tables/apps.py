@@ -11,8 +11,12 @@ class TablesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Subscribe the bot driver to table changes (the transport does not know it)."""
-        from cardtable.tables import broadcast
+        """Subscribe the bot driver to table changes and turn-clock deadlines.
+
+        The transport and the services do not know the driver.
+        """
+        from cardtable.tables import broadcast, clocks
         from cardtable.tables.bots import driver
 
         broadcast.on_table_changed(driver.poke)
+        clocks.on_deadline(driver.watch)

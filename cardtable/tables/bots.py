@@ -16,132 +16,19 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-import random
-from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db.models import Q
 
-from cardtable.tables import presence, services
-from cardtable.tables.errors import TableError
-from cardtable.tables.models import Match, MoveRecord, Seat, Table
-from games import get_game
-from games.bots import make_bot
+from cardtable.tables import clocks, ending, presence, turns
+from cardtable.tables.dbthreads import db_call
+from cardtable.tables.turns import Job, choose, next_job, play_pending, take_turn, think_time
 
 log = logging.getLogger(__name__)
 
-
-# A refusal that says the table moved on under the bot (a person or another
-# process moved first, a human came back): the driver just looks again.
-MOVED_ON = frozenset({"stale_version", "not_your_turn", "game_not_running"})
-
-
-@dataclass
-class Job:
-    """Bot turns to take at one version of a table."""
-
-    version: int
-    game: str
-    state: dict
-    seed: int
-    seats: list[tuple[int, str, str]]  # (seat, bot level, by)
-
-    def turn_seed(self, seat: int) -> int:
-        """Return the seed of ``seat``'s bot at this version: a replay of the table repeats its moves."""
-        return (self.seed * 1_000_003 + self.version * 31 + seat) & 0x7FFFFFFF
-
-    def choose(self, seat: int, level: str) -> dict[str, Any]:
-        """Compute ``seat``'s move at this version (slow: the driver runs it in a worker thread)."""
-        return choose(self.game, self.state, seat, level, self.turn_seed(seat))
-
-
-def next_job(table_id: str) -> Job | None:
-    """Return the bot turns pending at a table, or ``None`` when no bot is to act."""
-    # Most tables have no bot and no stand-in: one small query, no state to parse.
-    if not Seat.objects.filter(table_id=table_id).filter(Q(stand_in=True) | ~Q(bot_level="")).exists():
-        return None
-    table = Table.objects.filter(pk=table_id, status=Table.PLAYING).first()
-    if table is None:
-        return None
-    game = get_game(table.game)
-    to_act = game.to_act(game.from_json(table.state))
-    seats = {s.index: s for s in table.seats.filter(index__in=to_act)}
-    turns = []
-    for index in to_act:
-        seat = seats[index]
-        if seat.bot_level:
-            turns.append((index, seat.bot_level, MoveRecord.BOT))
-        elif seat.stand_in:
-            turns.append((index, settings.STAND_IN_LEVEL, MoveRecord.STAND_IN))
-    if not turns:
-        return None
-    seed = Match.objects.filter(table=table, number=table.game_number).values_list("seed", flat=True).first()
-    return Job(table.version, table.game, table.state, seed or 0, turns)
-
-
-def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
-    """Compute a bot's move (runs in a worker thread).
-
-    A bot that fails must not stall its table: the failure is logged and the
-    seat plays a random legal move instead.
-    """
-    game = get_game(game_id)
-    state = game.from_json(state_json)
-    budget: dict[str, Any] = {}
-    if level in settings.BOT_THINK_SECONDS:
-        budget = {
-            "max_seconds": settings.BOT_THINK_SECONDS[level],
-            "playout_scale": settings.BOT_PLAYOUT_SCALE,
-        }
-    try:
-        return make_bot(level, game, seed, **budget).choose(state, seat)
-    except Exception:
-        log.exception("%s bot failed in %s; playing a random move instead", level, game_id)
-        return game.random_move(state, seat, random.Random(seed))
-
-
-_timing = random.SystemRandom()  # the think time must not be predictable either
-
-
-def think_time(level: str) -> float:
-    """Seconds a bot of ``level`` takes to answer, drawn the same way whatever the position.
-
-    A search bot with one legal move would answer at once and with several would
-    search for up to its budget, so its answer time told how many moves it had
-    (docs/security.md S6). Every answer now takes at least this long: the level's
-    whole think budget and up to a quarter more, at random.
-    """
-    budget = settings.BOT_THINK_SECONDS.get(level, 0.0)
-    return budget * _timing.uniform(1.0, 1.25)
-
-
-def take_turn(table_id: str, job: Job, seat: int, by: str, move: dict[str, Any]) -> bool:
-    """Make a bot's computed move through ``services.apply_move``, the one path of every move.
-
-    Returns whether it was made. A refusal because the table moved on (``MOVED_ON``)
-    returns ``False``: the caller looks at the table again. Any other refusal is a
-    bot's bug and is raised.
-    """
-    try:
-        services.apply_move(table_id, move, job.version, seat=seat, by=by)
-    except TableError as error:
-        if error.code not in MOVED_ON:
-            raise
-        log.debug("bot move at %s refused: %s", table_id, error.code)
-        return False
-    return True
-
-
-def play_pending(table_id: str) -> None:
-    """Play every bot turn due at the table, in this thread, until none is (``playbots``).
-
-    The same turns, seeds and moves as the driver, without its pause.
-    """
-    while (job := next_job(table_id)) is not None:
-        for seat, level, by in job.seats:
-            take_turn(table_id, job, seat, by, job.choose(seat, level))
+# The turns themselves live in turns.py; these names stay importable from here.
+__all__ = ["Job", "choose", "driver", "next_job", "play_pending", "take_turn", "think_time"]
 
 
 class BotDriver:
@@ -154,6 +41,10 @@ class BotDriver:
         self.timers: list[asyncio.TimerHandle] = []
         self.resuming: asyncio.Task | None = None
         self.graces: set[asyncio.Task] = set()
+        # The turn clock: each watched table's deadline and the timer set for it.
+        self.deadlines: dict[str, tuple[datetime, asyncio.TimerHandle]] = {}
+        self.sweeper: asyncio.TimerHandle | None = None
+        self.stopping = False
 
     def ensure_started(self) -> None:
         """Bind to the running loop and resume every game, once per loop (server start)."""
@@ -161,17 +52,29 @@ class BotDriver:
         if self.loop is loop:
             return
         self.reset()
-        self.loop = loop
+        self.loop, self.stopping = loop, False
         self.resuming = loop.create_task(self.resume_all(), context=contextvars.Context())
+        self._schedule_sweep()
+
+    async def stop(self, timeout: float) -> None:
+        """Let the moves being made finish (``timeout`` seconds at most), start no other, then reset."""
+        self.stopping = True
+        busy = [t for t in [*self.tasks.values(), *self.graces] if not t.done()]
+        if busy:
+            await asyncio.wait(busy, timeout=timeout)
+        self.reset()
 
     def reset(self) -> None:
         """Forget every scheduled turn and timer (a process stopping, or a test simulating it)."""
-        for task in [*self.tasks.values(), *self.graces, *([self.resuming] if self.resuming else [])]:
+        extra = [self.resuming] if self.resuming is not None else []
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+        for task in [*self.tasks.values(), *self.graces, *extra]:
             task.cancel()
-        for timer in self.timers:
+        for timer in [*self.timers, *(handle for _, handle in self.deadlines.values())]:
             timer.cancel()
-        self.tasks, self.again, self.timers, self.graces = {}, set(), [], set()
-        self.loop = self.resuming = None
+        self.tasks, self.again, self.timers, self.graces, self.deadlines = {}, set(), [], set(), {}
+        self.loop = self.resuming = self.sweeper = None
 
     async def resume_all(self) -> None:
         """Resume every game in the database: bots' turns and running graces."""
@@ -179,6 +82,7 @@ class BotDriver:
         playing, graces = await database_sync_to_async(presence.recover)()
         for table_id in playing:
             self._poke(table_id)
+            await self._read_deadline(table_id)
         for table_id, index, delay in graces:
             self.schedule_grace(table_id, index, delay)
 
@@ -198,6 +102,8 @@ class BotDriver:
         loop.call_soon_threadsafe(self._poke, table_id, context=contextvars.Context())
 
     def _poke(self, table_id: str) -> None:
+        if self.stopping:
+            return
         task = self.tasks.get(table_id)
         if task is not None and not task.done():
             self.again.add(table_id)
@@ -206,11 +112,90 @@ class BotDriver:
             self._drive(table_id), context=contextvars.Context()
         )
 
+    def watch(self, table_id: str, deadline: datetime | None) -> None:
+        """``arm`` from any thread (a no-op when no loop runs in this process)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            if asyncio.get_running_loop() is loop:
+                self.arm(table_id, deadline)
+                return
+        except RuntimeError:
+            pass
+        loop.call_soon_threadsafe(self.arm, table_id, deadline, context=contextvars.Context())
+
+    async def _read_deadline(self, table_id: str) -> None:
+        self.arm(table_id, await database_sync_to_async(clocks.next_deadline)(table_id))
+
+    def arm(self, table_id: str, deadline: datetime | None) -> None:
+        """Act on the table's turn-clock ``deadline`` when it passes (``None``: stop watching).
+
+        Called after every change this process makes and every change its
+        connections hear of, so each process serving a table watches its
+        deadline; ``turns.expire`` makes sure only one of them acts.
+        """
+        known = self.deadlines.get(table_id)
+        if known is not None and known[0] == deadline:
+            return
+        if known is not None:
+            known[1].cancel()
+            del self.deadlines[table_id]
+        if deadline is None or self.loop is None or self.loop.is_closed() or self.stopping:
+            return
+        delay = max(0.0, clocks.seconds_left(deadline) or 0.0)
+        handle = self.loop.call_later(delay, self._deadline_due, table_id, context=contextvars.Context())
+        self.deadlines[table_id] = (deadline, handle)
+
+    def rearm_all(self) -> None:
+        """Set every watched deadline's timer again by the clock's ``now`` (after the clock jumps)."""
+        for table_id, (deadline, handle) in list(self.deadlines.items()):
+            handle.cancel()
+            del self.deadlines[table_id]
+            self.arm(table_id, deadline)
+
+    def _deadline_due(self, table_id: str) -> None:
+        self.deadlines.pop(table_id, None)
+        task = asyncio.get_running_loop().create_task(self._expire(table_id))
+        self.graces.add(task)
+        task.add_done_callback(self.graces.discard)
+
+    async def _expire(self, table_id: str) -> None:
+        try:
+            moved = await db_call(turns.expire)(table_id)
+        except Exception:
+            log.exception("turn clock failed at table %s", table_id)
+            return
+        if not moved:  # met, moved on by another process, or paused: watch what the table holds now
+            await self._read_deadline(table_id)
+
+    def _schedule_sweep(self) -> None:
+        """End tables nobody has been at for too long, every ``ABANDON_SWEEP`` seconds (a timer)."""
+        if self.loop is None or self.loop.is_closed() or self.stopping:
+            return
+        context = contextvars.Context()
+        self.sweeper = self.loop.call_later(settings.ABANDON_SWEEP, self._sweep_due, context=context)
+
+    def _sweep_due(self) -> None:
+        task = asyncio.get_running_loop().create_task(self._sweep())
+        self.graces.add(task)  # kept until done, and awaited by stop()
+        task.add_done_callback(self.graces.discard)
+
+    async def _sweep(self) -> None:
+        try:
+            await db_call(ending.sweep)()
+        except Exception:
+            log.exception("the sweep for abandoned tables failed")
+        self._schedule_sweep()
+
     async def _drive(self, table_id: str) -> None:
         loop = asyncio.get_running_loop()
         while True:
             self.again.discard(table_id)
             job = await database_sync_to_async(next_job)(table_id)
+            # Nobody here: the bots wait (no moves, no CPU) until someone connects and pokes the table.
+            if job is not None and not await database_sync_to_async(presence.anyone_here)(table_id):
+                return
             if job is None:
                 if table_id in self.again:
                     continue
@@ -218,6 +203,8 @@ class BotDriver:
             await asyncio.sleep(settings.BOT_PAUSE)
             # As ``play_pending``, with the bot's thinking off the event loop.
             for seat, level, by in job.seats:
+                if self.stopping:  # the process is stopping: no new move (shutdown.drain)
+                    return
                 try:
                     started, think = loop.time(), think_time(level)
                     move = await loop.run_in_executor(None, job.choose, seat, level)

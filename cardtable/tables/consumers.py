@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables import broadcast, heartbeat, presence, ratelimit, services, sockets
+from cardtable.tables import broadcast, clocks, heartbeat, presence, ratelimit, services, shutdown, sockets
 from cardtable.tables.bots import driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
@@ -27,6 +27,7 @@ from cardtable.tables.identity import player_from_scope
 from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
 from cardtable.tables.models import Player, Table
 from cardtable.tables.state import Snapshot, message_for, shared_snapshot, snapshot
+from cardtable.tables.turns import choose
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,9 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "sync": {},
     "chat": {"text": str},
     "rematch": {},
+    "leave": {},
+    "takeover": {"seat": int},
+    "hint": {},
 }
 
 
@@ -116,6 +120,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.player = await database_sync_to_async(player_from_scope)(self.scope)
         self.messages = TokenBucket(settings.WS_RATE, settings.WS_BURST)
+        # A hint runs the normal bot: a few per minute per connection.
+        self.hints = TokenBucket(settings.HINT_RATE, settings.HINT_BURST)
         # Chat is limited per player, all their tabs together (creation time in the
         # key: a test database that reuses ids gets fresh buckets).
         if self.player is not None:
@@ -136,6 +142,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4429)
             return
         self.joined = True
+        shutdown.register(self)
         heartbeat.start()
         try:
             await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
@@ -146,10 +153,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.socket.joining = asyncio.ensure_future(
             database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
         )
-        await asyncio.shield(self.socket.joining)
+        since = await asyncio.shield(self.socket.joining)
+        driver.poke(self.table_id)  # a table paused with nobody here plays on
+        driver.arm(self.table_id, await db_call(clocks.resume)(self.table_id))
         await self._send_state()
         for line in await database_sync_to_async(_recent_chat)(self.table_id):
             await self._send_json(line)
+        if since is not None and self.player is not None:
+            summary = await database_sync_to_async(presence.stood_in)(self.table_id, self.player.pk, since)
+            if summary is not None:
+                await self._send_json(summary)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         """Serve the socket; however the consumer ends (closed, crashed, cancelled), release its presence."""
@@ -162,9 +175,12 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         """Leave the group and presence; start the grace if a seated human has gone."""
-        if self.socket is not None:
-            self.socket.closed = True
-            await sockets.release(self.socket)
+        try:
+            if self.socket is not None:
+                self.socket.closed = True
+                await sockets.release(self.socket)
+        finally:
+            shutdown.unregister(self)  # after the release: a stop waits for it
 
     async def _leave_group(self) -> None:
         try:
@@ -185,10 +201,13 @@ class TableConsumer(AsyncWebsocketConsumer):
                 raise TableError("too_large", f"a frame may carry at most {MAX_FRAME_BYTES} bytes")
             if not self.messages.take():
                 raise TableError("rate_limited", "too many messages; slow down")
+            if shutdown.draining:  # the process is stopping: this socket closes (4012) in a moment
+                return
             message = self._decode(text_data)
             message_id = _echo_id(message)
             self._check(message)
-            await self._handle(message)
+            with shutdown.handling():  # a stop waits for this request to finish
+                await self._handle(message)
             if self.layer_down and message["type"] not in ("sync", "chat"):
                 await self._send_state()  # no wake will bring it while the layer is down
         except TableError as error:
@@ -236,6 +255,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.chats.take()
             from_address.spend()
             await database_sync_to_async(services.post_chat)(self.table_id, player, message["text"])
+        elif kind == "hint":
+            await self._hint(message)
         elif kind == "move":
             if player is None:
                 raise TableError("no_player", "spectators cannot move; choose a name and sit first")
@@ -250,8 +271,21 @@ class TableConsumer(AsyncWebsocketConsumer):
                 "unbot": lambda: services.remove_bot(self.table_id, player, message["seat"]),
                 "start": lambda: services.start(self.table_id, player),
                 "rematch": lambda: services.rematch(self.table_id, player),
+                "leave": lambda: services.leave(self.table_id, player),
+                "takeover": lambda: services.takeover(self.table_id, player, message["seat"]),
             }[kind]
             await database_sync_to_async(call)()
+
+    async def _hint(self, message: dict[str, Any]) -> None:
+        """Answer this connection (only) with the normal bot's move for its own seat."""
+        if not self.hints.has_token():
+            raise TableError("rate_limited", "too many hints; wait a moment")
+        job = await db_call(services.hint_job)(self.table_id, self.player)
+        self.hints.take()
+        loop = asyncio.get_running_loop()
+        # The bot thinks in a worker thread, as the bot driver's do: the event loop stays free.
+        move = await loop.run_in_executor(None, choose, job.game, job.state, job.seat, "normal", job.seed)
+        await self._send_json({"type": "hint", "move": move, "id": _echo_id(message)})
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         """The table changed (or someone came or went): send our seat's state if it is news."""
@@ -259,6 +293,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             wake = event.get("wake")
             read = _read_snapshot
             snap = await (shared_snapshot(self.table_id, wake, read) if wake else read(self.table_id))
+            if snap.table.clock:  # another process's change: watch its deadline here too
+                driver.arm(self.table_id, snap.table.deadline)
             await self._send_snapshot(snap)
 
     async def table_chat(self, event: dict[str, Any]) -> None:

@@ -1,8 +1,8 @@
 """The lobby's list of tables, and the waiting tables that expire (docs/security.md S5).
 
-``GET /api/tables/`` lists at most 100 waiting and playing tables: those with
-someone present first (a player with a live connection), then the most recently
-changed. A waiting table nobody has been at for ``WAITING_TABLE_TTL`` seconds is
+``GET /api/tables/`` lists at most 100 waiting and playing tables that someone
+is at (any live connection, a spectator's included): those with a player present
+first, then the most recently changed. A waiting table nobody has been at for ``WAITING_TABLE_TTL`` seconds is
 deleted, so tables made and left do not fill the list.
 """
 
@@ -24,7 +24,9 @@ _last_expiry = 0.0
 
 
 def listing() -> QuerySet[Table]:
-    """The tables the lobby shows: people present first, then the most recently changed."""
+    """The tables the lobby shows: only those someone is at (a table nobody is at has its bots
+    paused and is no table to join or watch), players present first, then the most recently changed.
+    """
     expire_idle(throttled=True)
     present = Exists(
         Connection.objects.filter(
@@ -33,7 +35,8 @@ def listing() -> QuerySet[Table]:
             seen__gte=timezone.now() - timedelta(seconds=settings.CONNECTION_TTL),
         )
     )
-    rows = Table.objects.filter(status__in=[Table.WAITING, Table.PLAYING]).annotate(present=present)
+    rows = Table.objects.filter(status__in=[Table.WAITING, Table.PLAYING], ended="")
+    rows = rows.filter(presence.live_connection_to_table()).annotate(present=present)
     return rows.order_by("-present", "-updated").select_related("host")[:LISTED]
 
 

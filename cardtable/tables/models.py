@@ -81,6 +81,7 @@ class Table(models.Model):
     """A table for one game with its seats; it plays one game after another."""
 
     WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+    ABANDONED, STAFF = "abandoned", "staff"  # why an ended table ended
     STATUSES = [(WAITING, "waiting"), (PLAYING, "playing"), (FINISHED, "finished")]
 
     id = models.CharField(primary_key=True, max_length=16, default=new_table_id, editable=False)
@@ -94,6 +95,16 @@ class Table(models.Model):
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     game_number = models.PositiveIntegerField(default=0)
+    # The turn clock: seconds per turn (0: none), and the time by which the
+    # seats to act must move. Kept here so a restart or another process sees it.
+    clock = models.PositiveSmallIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True)
+    # The seats the server moved for when the last deadline passed ([] otherwise).
+    last_timeout = models.JSONField(default=list, blank=True)
+    # Since when no websocket at all has been open here (null while someone is).
+    alone_since = models.DateTimeField(null=True, blank=True)
+    # Why an ended table ended: "abandoned" (nobody came back) or "staff"; "" while open.
+    ended = models.CharField(max_length=10, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -115,6 +126,10 @@ class Seat(models.Model):
     # grace has run out so a bot now plays for them (``stand_in``).
     away_since = models.DateTimeField(null=True, blank=True)
     stand_in = models.BooleanField(default=False)
+    # The name of the player who left this seat mid-game; a bot plays it now.
+    left = models.CharField(max_length=24, blank=True, default="")
+    # The turn clock's timeouts in a row for this seat's human (two make them away).
+    timeouts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["index"]
@@ -152,6 +167,11 @@ class Match(models.Model):
     # The table's version when this game started (its first state).
     version = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
+    # Who left mid-game: [{"seat", "player", "name", "moves"}] (moves made before
+    # they left), and who took the seat over from the bot ("taken_by", a player id).
+    left = models.JSONField(default=list, blank=True)
+    # The table ended with nobody present before this game was over.
+    abandoned = models.BooleanField(default=False)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
 
@@ -167,7 +187,7 @@ class Match(models.Model):
 class MoveRecord(models.Model):
     """One move in a game's append-only log, numbered from 1."""
 
-    HUMAN, BOT, STAND_IN, ADMIN = "human", "bot", "stand_in", "admin"
+    HUMAN, BOT, STAND_IN, ADMIN, TIMEOUT = "human", "bot", "stand_in", "admin", "timeout"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -70,6 +70,11 @@ def live_connection() -> Exists:
     )
 
 
+def anyone_here(table_id: str) -> bool:
+    """Whether any live websocket (a player's or a spectator's) is open at the table."""
+    return _live(table_id).exists()
+
+
 def live_connection_to_table() -> Exists:
     """An annotation for a ``Table`` query: whether anyone has a live connection to it."""
     return Exists(Connection.objects.filter(table_id=OuterRef("pk"), seen__gte=timezone.now() - _ttl()))
@@ -86,8 +91,12 @@ def _wake(table: Table) -> None:
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
 
 
-def join(channel: str, table_id: str, player_id: int | None) -> None:
-    """Record a new connection; a returning human takes their seat back from the stand-in."""
+def join(channel: str, table_id: str, player_id: int | None) -> datetime | None:
+    """Record a new connection; a returning human takes their seat back from the stand-in.
+
+    Returns since when the player's seat had been away (``None`` if it was not),
+    so the consumer can show them what the stand-in did meanwhile.
+    """
     with transaction.atomic():
         Connection.objects.update_or_create(
             channel=channel,
@@ -98,12 +107,40 @@ def join(channel: str, table_id: str, player_id: int | None) -> None:
                 "process": process_id(),
             },
         )
+        Table.objects.filter(pk=table_id, alone_since__isnull=False).update(alone_since=None)
         if player_id is None:
-            return
-        if Seat.objects.filter(table_id=table_id, player_id=player_id).update(
-            away_since=None, stand_in=False
-        ):
-            _wake(Table.objects.get(pk=table_id))
+            return None
+        seat = Seat.objects.filter(table_id=table_id, player_id=player_id).first()
+        if seat is None:
+            return None
+        since = seat.away_since
+        if since is not None or seat.stand_in or seat.timeouts:
+            Seat.objects.filter(pk=seat.pk).update(away_since=None, stand_in=False, timeouts=0)
+        _wake(Table.objects.get(pk=table_id))  # the seat shows connected again
+        return since
+
+
+def stood_in(table_id: str, player_id: int, since: datetime) -> dict | None:
+    """The ``stood_in`` message for a returning player: the moves made for their seat since ``since``.
+
+    The moves are their own seat's, so nothing hidden from them is in it.
+    ``None`` when nothing was played for them.
+    """
+    from cardtable.tables.models import MoveRecord
+
+    seat = Seat.objects.filter(table_id=table_id, player_id=player_id).first()
+    if seat is None:
+        return None
+    rows = MoveRecord.objects.filter(
+        match__table_id=table_id,
+        seat=seat.index,
+        by__in=[MoveRecord.STAND_IN, MoveRecord.TIMEOUT],
+        at__gte=since,
+    ).order_by("match__number", "seq")
+    moves = [{"move": r.move, "by": r.by, "at": r.at.isoformat()} for r in rows[:200]]
+    if not moves:
+        return None
+    return {"type": "stood_in", "seat": seat.index, "since": since.isoformat(), "moves": moves}
 
 
 def heartbeat(channel: str) -> None:
@@ -129,6 +166,8 @@ def leave(channel: str) -> tuple[str, int] | None:
         if row is None:
             return None
         row.delete()
+        if not _live(row.table_id).exists():
+            Table.objects.filter(pk=row.table_id, alone_since__isnull=True).update(alone_since=timezone.now())
         # A waiting table expires some time after the last person left (lobby.expire_idle).
         Table.objects.filter(pk=row.table_id, status=Table.WAITING).update(updated=timezone.now())
         if row.player_id is None:
@@ -199,6 +238,7 @@ def recover() -> tuple[list[str], list[tuple[str, int, float]]]:
     dead = [process for process in processes if process_is_dead(process)]
     if dead:
         Connection.objects.filter(process__in=dead).delete()
+    Table.objects.filter(alone_since__isnull=True).exclude(connections__isnull=False).update(alone_since=now)
     playing = list(Table.objects.filter(status=Table.PLAYING).values_list("pk", flat=True))
     graces = []
     for seat in Seat.objects.filter(table_id__in=playing, player__isnull=False, stand_in=False):

@@ -11,13 +11,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from cardtable.tables import broadcast, names
+from cardtable.tables import broadcast, clocks, names
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Player, Seat, Table, new_seed
 from games import get_game
@@ -45,12 +47,26 @@ def _no_lock() -> Iterator[None]:
     yield
 
 
-def save_changed(table: Table, fields: list[str]) -> int:
-    """Add one to the table's version, save, and wake everyone after commit."""
+def save_changed(
+    table: Table, fields: list[str], *, keep_deadline: bool = False, clear_timeout: bool = True
+) -> int:
+    """Add one to the table's version, save, and wake everyone after commit.
+
+    The turn clock restarts with every change of a running clocked game, except
+    when ``keep_deadline`` (a move in a simultaneous phase that leaves the others
+    still to act: their deadline stands). ``last_timeout`` stays through the
+    bots' moves that follow a timeout (so a client that skips versions still
+    sees it) and is cleared by a human's move or any change to the seats.
+    """
     table.version += 1
-    table.save(update_fields=[*fields, "version", "updated"])
-    table_id, version = table.pk, table.version
+    clocks.restart(table, keep_deadline)
+    if clear_timeout and "last_timeout" not in fields:
+        table.last_timeout = []
+    table.save(update_fields=[*set(fields), "deadline", "last_timeout", "version", "updated"])
+    table_id, version, deadline = table.pk, table.version, table.deadline
     transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+    if table.clock:
+        transaction.on_commit(lambda: clocks.deadline_changed(table_id, deadline))
     return version
 
 
@@ -91,10 +107,21 @@ def _require_status(table: Table, status: str, doing: str) -> None:
 
 
 def create_table(
-    player: Player | None, game_id: object, players: object = None, options: object = None
+    player: Player | None,
+    game_id: object,
+    players: object = None,
+    options: object = None,
+    clock: object = None,
+    seated: bool = True,
 ) -> Table:
-    """Create a waiting table with empty seats; ``player`` becomes its host."""
+    """Create a waiting table; ``player`` becomes its host, seated at seat 0, the other seats empty.
+
+    ``clock`` is the seconds each turn may take: 0 or ``None`` for none, else
+    ``clocks.MIN_CLOCK`` to ``clocks.MAX_CLOCK``. ``seated=False`` leaves every
+    seat empty: a host who only watches (bot-only games).
+    """
     player = _require_player(player)
+    seconds = clocks.check_clock(clock)
     try:
         game = get_game(game_id)
         count = game.info.check_players(players)  # type: ignore[arg-type]
@@ -104,8 +131,18 @@ def create_table(
     except GameError as error:
         raise TableError("bad_options", str(error)) from None
     with transaction.atomic():
-        table = Table.objects.create(game=game.info.id, players=count, options=resolved, host=player)
-        Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(count))
+        table = Table.objects.create(
+            game=game.info.id,
+            players=count,
+            options=resolved,
+            host=player,
+            clock=seconds,
+            alone_since=timezone.now(),  # nobody has connected yet
+        )
+        # The creator sits down at once: a table made to play at is one's own seat.
+        Seat.objects.bulk_create(
+            Seat(table=table, index=i, player=player if seated and i == 0 else None) for i in range(count)
+        )
     return table
 
 
@@ -115,6 +152,9 @@ def sit(table_id: str, player: Player | None, index: object) -> int:
         seats = seats_of(table)
         seat = seat_at(table, seats, index)
         player = _require_player(player)
+        if seat.player_id == player.pk and table.status == Table.WAITING:
+            # Sitting where one sits already (the creator, seated on creation) changes nothing.
+            return save_changed(table, [])
         if seat.kind != "empty":
             raise TableError("seat_taken", f"seat {seat.index} is taken")
         if any(s.player_id == player.pk for s in seats):
@@ -135,6 +175,64 @@ def stand(table_id: str, player: Player | None) -> int:
         seat.away_since, seat.stand_in = None, False
         seat.save(update_fields=["player", "away_since", "stand_in"])
         return save_changed(table, [])
+
+
+def leave(table_id: str, player: Player | None) -> int:
+    """Leave your seat: before a game it is ``stand``; during or after one a bot plays it on.
+
+    The bot is the stand-in level's; the seat shows who left (``Seat.left``) and
+    the game's record notes the departure (``Match.left``), so its result is not
+    counted as an ordinary loss. A host who leaves hands the table to the next
+    seated human.
+    """
+    with locked_table(table_id) as table:
+        player = _require_player(player)
+        seat = _own_seat(table, player)
+        if table.status == Table.WAITING:
+            seat.player = None
+            seat.away_since, seat.stand_in, seat.timeouts = None, False, 0
+            seat.save(update_fields=["player", "away_since", "stand_in", "timeouts"])
+            return save_changed(table, [])
+        if table.ended:
+            raise TableError("wrong_status", "the table has ended")
+        match = Match.objects.filter(table=table, number=table.game_number).first()
+        if match is not None and match.result is None:
+            moves = match.moves.count()
+            departure = {"seat": seat.index, "player": player.pk, "name": player.name, "moves": moves}
+            match.left = [*match.left, departure]
+            match.save(update_fields=["left"])
+        seat.player, seat.bot_level, seat.left = None, settings.STAND_IN_LEVEL, player.name
+        seat.away_since, seat.stand_in, seat.timeouts = None, False, 0
+        seat.save(update_fields=["player", "bot_level", "left", "away_since", "stand_in", "timeouts"])
+        if table.host_id == player.pk:
+            heir = table.seats.filter(player__isnull=False).order_by("index").first()
+            table.host_id = heir.player_id if heir else None
+        return save_changed(table, ["host"])
+
+
+def takeover(table_id: str, player: Player | None, index: object) -> int:
+    """A player without a seat here takes over the seat a bot plays for someone who left."""
+    with locked_table(table_id) as table:
+        seats = seats_of(table)
+        seat = seat_at(table, seats, index)
+        player = _require_player(player)
+        if any(s.player_id == player.pk for s in seats):
+            raise TableError("seat_taken", "you already hold a seat at this table")
+        if not seat.left or seat.kind != "bot":
+            raise TableError("seat_taken", f"seat {seat.index} is not open to take over (nobody left it)")
+        if table.status != Table.PLAYING or table.ended:
+            raise TableError("wrong_status", f"take over a seat during a game (the table is {table.status})")
+        match = Match.objects.filter(table=table, number=table.game_number).first()
+        if match is not None:
+            for departure in match.left:
+                if departure["seat"] == seat.index and "taken_by" not in departure:
+                    departure["taken_by"] = player.pk
+            match.save(update_fields=["left"])
+        seat.player, seat.bot_level, seat.left = player, "", ""
+        seat.save(update_fields=["player", "bot_level", "left"])
+        if table.host_id is None:
+            table.host = player
+        return save_changed(table, ["host"])
 
 
 def _own_seat(table: Table, player: Player) -> Seat:
@@ -260,31 +358,84 @@ def apply_move(
         match = Match.objects.annotate(last_seq=Max("moves__seq")).get(table=table, number=table.game_number)
         if version is not None and version != table.version:
             check_version(table, match, seat, version)
-        try:
-            events = game.apply(state, seat, move)
-        except GameError as error:
-            raise TableError(error.code, str(error)) from None
-        version = table.version + 1
-        seq = (match.last_seq or 0) + 1
-        MoveRecord.objects.create(
-            match=match,
-            seq=seq,
-            seat=seat,
-            move=move,
-            by=by,
-            version=version,
-            to_act=to_act,
-            events=list(events),
-        )
-        table.state = game.to_json(state)
-        fields = ["state"]
-        if game.is_over(state):
-            table.status = Table.FINISHED
-            fields.append("status")
-            match.result = game.result(state)
-            match.finished = timezone.now()
-            match.save(update_fields=["result", "finished"])
-        return save_changed(table, fields)
+        return apply_locked(table, game, state, match, seat, move, by)
+
+
+def apply_locked(table: Table, game: Any, state: Any, match: Match, seat: int, move: Any, by: str) -> int:
+    """Apply a checked seat's move to a locked table and log it; return the new version.
+
+    ``apply_move`` and the turn clock's timeouts (``turns.expire``) both end
+    here, inside the transaction that holds the table's row lock. ``match`` must
+    carry ``last_seq`` (the number of its last move), which this keeps current.
+    """
+    to_act = list(game.to_act(state))
+    try:
+        events = game.apply(state, seat, move)
+    except GameError as error:
+        raise TableError(error.code, str(error)) from None
+    version = table.version + 1
+    match.last_seq = (match.last_seq or 0) + 1
+    MoveRecord.objects.create(
+        match=match,
+        seq=match.last_seq,
+        seat=seat,
+        move=move,
+        by=by,
+        version=version,
+        to_act=to_act,
+        events=list(events),
+    )
+    if by == MoveRecord.HUMAN and table.clock:  # the human is here and playing: no longer late or away
+        table.seats.filter(index=seat).exclude(timeouts=0, stand_in=False).update(timeouts=0, stand_in=False)
+    table.state = game.to_json(state)
+    fields = ["state"]
+    if game.is_over(state):
+        table.status = Table.FINISHED
+        fields.append("status")
+        match.result = game.result(state)
+        if match.left:
+            match.result["left"] = sorted({d["seat"] for d in match.left})
+        match.finished = timezone.now()
+        match.save(update_fields=["result", "finished"])
+    # Several seats acting at once, and others still to act after this move: the clock runs on.
+    keep = table.status == Table.PLAYING and set(game.to_act(state)) < set(to_act)
+    if by == MoveRecord.TIMEOUT:
+        fields.append("last_timeout")  # set by turns.expire: the state says whom the server moved for
+    return save_changed(
+        table, fields, keep_deadline=keep, clear_timeout=by in (MoveRecord.HUMAN, MoveRecord.ADMIN)
+    )
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """What a hint is computed from: the game, its state, the asking seat, a seed."""
+
+    game: str
+    state: dict
+    seat: int
+    seed: int
+
+
+def hint_job(table_id: str, player: Player | None) -> HintJob:
+    """Check that ``player`` may ask for a hint now (seated, game running, to act); return what to compute.
+
+    Errors come in the protocol's order: no_player, not_seated, game_not_running, not_your_turn.
+    Nothing changes at the table.
+    """
+    player = _require_player(player)
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise TableError("not_found", f"there is no table {table_id!r}")
+    seat = _own_seat(table, player).index
+    if table.status != Table.PLAYING:
+        raise TableError("game_not_running", f"no game is running (the table is {table.status})")
+    game = get_game(table.game)
+    if seat not in game.to_act(game.from_json(table.state)):
+        raise TableError("not_your_turn", "a hint is for your own turn")
+    seed = Match.objects.filter(table=table, number=table.game_number).values_list("seed", flat=True).first()
+    return HintJob(
+        table.game, table.state, seat, ((seed or 0) * 1_000_003 + table.version * 31 + seat) & 0x7FFFFFFF
+    )
 
 
 def check_version(table: Table, match: Match, seat: int, version: object) -> None:

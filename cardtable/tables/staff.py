@@ -22,22 +22,29 @@ HIDDEN_TEXT = "(message hidden by staff)"
 
 
 def end_table(table_id: str) -> int:
-    """Stop a waiting or playing table for good; return the new version.
+    """Stop a table for good; return the new version.
 
     A game in progress is closed unfinished (its ``Match`` gets ``finished`` but no
     ``result``), so its replay opens and the bots stop. The host is cleared so no
-    rematch can start at an ended table.
+    rematch can start at an ended table. A finished table can be ended too (the
+    dashboard's action for tables nobody came back to).
     """
     with locked_table(table_id) as table:
-        if table.status == Table.FINISHED and table.host_id is None:
+        if table.ended or (table.status == Table.FINISHED and table.host_id is None):
             raise TableError("wrong_status", f"table {table_id} has already been ended")
-        if table.status == Table.PLAYING:
-            Match.objects.filter(table=table, number=table.game_number, finished=None).update(
-                finished=timezone.now()
-            )
-        table.status = Table.FINISHED
-        table.host = None
-        return save_changed(table, ["status", "host"])
+        return close(table, Table.STAFF)
+
+
+def close(table: Table, reason: str) -> int:
+    """End a locked table for ``reason`` (``Table.STAFF`` or ``Table.ABANDONED``); return the new version."""
+    if table.status == Table.PLAYING:
+        Match.objects.filter(table=table, number=table.game_number, finished=None).update(
+            finished=timezone.now(), abandoned=reason == Table.ABANDONED
+        )
+    table.status = Table.FINISHED
+    table.host = None
+    table.ended = reason
+    return save_changed(table, ["status", "host", "ended"])
 
 
 def put_bot(table_id: str, index: int, level: str) -> int:

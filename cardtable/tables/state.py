@@ -12,7 +12,10 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
+
+from django.conf import settings
 
 from cardtable.tables import names, presence
 from cardtable.tables.models import Match, Seat, Table
@@ -38,7 +41,11 @@ def game_state(table: Table) -> Any:
 
 
 def seat_json(seat: Seat, live: set[int]) -> dict[str, Any]:
-    """Return one seat as the protocol lists it, with ``stand_in`` when a bot plays for an absent human."""
+    """Return one seat as the protocol lists it, with ``stand_in`` when a bot plays for an absent human.
+
+    ``left`` names the player who left a seat a bot now plays; ``away_until`` is
+    when the stand-in takes the seat of a human whose connections have all gone.
+    """
     kind = seat.kind
     if kind == "human":
         name, connected = seat.player.name, seat.player_id in live
@@ -53,7 +60,15 @@ def seat_json(seat: Seat, live: set[int]) -> dict[str, Any]:
         "level": seat.bot_level or None,
         "connected": connected,
         "stand_in": seat.stand_in,
+        "left": seat.left or None,
+        "away_until": _away_until(seat, kind, connected),
     }
+
+
+def _away_until(seat: Seat, kind: str, connected: bool) -> str | None:
+    if kind != "human" or connected or seat.stand_in or seat.away_since is None:
+        return None
+    return (seat.away_since + timedelta(seconds=settings.DISCONNECT_GRACE)).isoformat()
 
 
 def table_json(table: Table, seats: list[Seat], live: set[int]) -> dict[str, Any]:
@@ -67,6 +82,10 @@ def table_json(table: Table, seats: list[Seat], live: set[int]) -> dict[str, Any
         "host": table.host.name if table.host else None,
         "game_number": table.game_number,
         "seats": _told_apart([seat_json(seat, live) for seat in seats]),
+        "clock": table.clock,
+        "deadline": table.deadline.isoformat() if table.deadline else None,
+        "last_timeout": list(table.last_timeout or []),
+        "ended": table.ended or None,
     }
 
 

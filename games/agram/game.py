@@ -33,6 +33,7 @@ from games.engine import (
     Option,
     cardstock_help,
     deal_record,
+    noted_deal,
     played_card,
     redeal_unseen,
 )
@@ -47,6 +48,7 @@ class AgramState:
     """One game of Agram. Hands and ``played`` are bitmasks; ``trick`` is in play order."""
 
     __slots__ = (
+        "history",
         "players",
         "options",
         "seed",
@@ -89,6 +91,7 @@ class AgramState:
     played: int  # every card played this deal
     dealt: list[int]  # the hands as dealt, for the log
     stock: list[int]  # the undealt cards, top first
+    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
 
 
 # ``last_trick`` ([leader, cards, winner]) is converted by hand.
@@ -130,6 +133,7 @@ class Agram(OneSeatGame):
         state = self.start_state(AgramState(), players, options, seed)
         state.target = options["target"]
         state.scores = [0] * players
+        state.history = []
         state.over = False
         state.deal_winner = None
         state.last_trick = None
@@ -194,6 +198,7 @@ class Agram(OneSeatGame):
             return NO_EVENTS
         state.scores[winner] += 1
         state.deal_winner = winner
+        state.history = noted_deal(state.history, state.deal_number + 1, state.scores, winner=winner)
         if state.scores[winner] >= state.target:
             state.over = True
             return NO_EVENTS
@@ -206,6 +211,7 @@ class Agram(OneSeatGame):
             "phase": "over" if state.over else "play",
             "turn": None if state.over else state.turn,
             "hand_counts": [h.bit_count() for h in state.hands],
+            "history": [dict(record) for record in state.history],
             "scores": list(state.scores),
             "dealer": state.dealer,
             "deal_number": state.deal_number + 1,
@@ -249,7 +255,7 @@ class Agram(OneSeatGame):
     def from_json(self, data: dict[str, Any]) -> AgramState:
         """Rebuild a state from ``to_json``'s output."""
         state = AgramState()
-        FIELDS.from_json(state, data)
+        FIELDS.from_json(state, {"history": [], **data})  # states saved before it
         if data["last_trick"] is not None:
             leader, cards, winner = data["last_trick"]
             state.last_trick = [leader, [CARD_INDEX[c] for c in cards], winner]

@@ -42,6 +42,7 @@ from games.engine import (
     cardstock_help,
     deal_hidden,
     deal_record,
+    noted_deal,
 )
 
 GO: Move = {"go": True}
@@ -50,6 +51,16 @@ DISCARD_ONE: tuple[Move, ...] = tuple({"discard": [name]} for name in CARD_NAMES
 DISCARD_TWO: dict[tuple[int, int], Move] = {
     (a, b): {"discard": [CARD_NAMES[a], CARD_NAMES[b]]} for a, b in combinations(range(52), 2)
 }
+
+
+def count_cards(seats: list[int], cards: list[int]) -> list[dict[str, Any]]:
+    """Return a count's cards in play order, each with the count after it and what it pegged."""
+    shown, count = [], 0
+    for i, (seat, card) in enumerate(zip(seats, cards, strict=True)):
+        count += VALUES[card % 13]
+        pegged = [{"kind": kind, "points": points} for kind, points in peg_items(cards[: i + 1], count)]
+        shown.append({"seat": seat, "card": CARD_NAMES[card], "count": count, "pegged": pegged})
+    return shown
 
 
 class Cribbage(Game):
@@ -84,6 +95,8 @@ class Cribbage(Game):
         state.target = options["target"]
         state.sides = 2 if players == 4 else players
         state.scores = [0] * state.sides
+        state.back = [0] * state.sides
+        state.history = []
         state.deal_number = 0
         self._deal(state)
         return state
@@ -114,6 +127,7 @@ class Cribbage(Game):
         state.last = None
         state.pegged = []
         state.show = None
+        state.last_count = None
 
     # Who acts and what they may do.
 
@@ -206,7 +220,11 @@ class Cribbage(Game):
 
     def _peg(self, state: CribbageState, seat: int, points: int, kind: str) -> None:
         """Add points to ``seat``'s side and note them in ``pegged``; the game ends only after the event."""
-        state.scores[seat % state.sides] += points
+        side = seat % state.sides
+        # The back peg leapfrogs to where the front was: once a move, however many items it scores.
+        if points and not any(s % state.sides == side for s, _, _ in state.pegged):
+            state.back[side] = state.scores[side]
+        state.scores[side] += points
         state.pegged.append([seat, kind, points])
 
     def _won(self, state: CribbageState) -> bool:
@@ -267,6 +285,10 @@ class Cribbage(Game):
             self._peg(state, last, 1, "last card" if cards_out else "go")
         if self._won(state):
             return NO_EVENTS
+        # The finished count stays on the table until the next one begins.
+        go = [[s, kind, points] for s, kind, points in state.pegged if kind in ("go", "last card")]
+        names = [[s, CARD_NAMES[c]] for s, c in zip(state.pile_seats, state.pile, strict=True)]
+        state.last_count = [names, go[0] if go else None]
         state.count = 0
         state.pile = []
         state.pile_seats = []
@@ -290,9 +312,13 @@ class Cribbage(Game):
         for seat, is_crib, mask in [*shows, (state.dealer, True, state.crib)]:
             points = score_cards(cards_in(mask), start, is_crib)
             state.show.append([seat, is_crib, mask, start, points])
+            if points:  # a hand and a crib are pegged apart: the back peg moves for each
+                state.back[seat % state.sides] = state.scores[seat % state.sides]
             state.scores[seat % state.sides] += points
             if self._won(state):
                 break
+        scores = [state.scores[s % state.sides] for s in range(n)]
+        state.history = noted_deal(state.history, state.deal_number + 1, scores, dealer=state.dealer)
         return NO_EVENTS
 
     # What each seat sees.
@@ -323,7 +349,20 @@ class Cribbage(Game):
             "pegged": [{"seat": s, "kind": kind, "points": points} for s, kind, points in state.pegged],
             "show": None,
             "last": None,
+            # Each card of this count with the count after it and what it pegged.
+            "count_cards": count_cards(state.pile_seats, state.pile),
+            # Per side, the front peg (the score) and the back peg (the score before its latest points).
+            "pegs": [[state.back[side], state.scores[side]] for side in range(state.sides)],
+            "last_count": None,
+            "history": [dict(record) for record in state.history],
         }
+        if state.last_count is not None and playing:
+            names, go = state.last_count
+            seats, cards = [s for s, _ in names], [CARD_INDEX[c] for _, c in names]
+            view["last_count"] = {
+                "cards": count_cards(seats, cards),
+                "go": None if go is None else {"seat": go[0], "kind": go[1], "points": go[2]},
+            }
         if seat is not None:
             view["hand"] = names_in(state.hands[seat])
         if state.last is not None:

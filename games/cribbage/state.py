@@ -42,6 +42,9 @@ class CribbageState:
         "last",
         "pegged",
         "show",
+        "last_count",
+        "history",
+        "back",
     )
 
     players: int
@@ -70,6 +73,9 @@ class CribbageState:
     last: list | None  # [seat, move] of the last move this deal
     pegged: list[list]  # [[seat, kind, points]] scored by the last move
     show: list[list] | None  # [[seat, is_crib, mask, start, points]] of the last show
+    last_count: list | None  # the previous count of this deal: [[seat, card name], ...], then the go
+    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
+    back: list[int]  # per side, the score before its latest points: where the back peg stands
 
 
 # ``start``, ``last``, ``pegged`` and ``show`` are converted by hand.
@@ -78,7 +84,7 @@ FIELDS = CardFields(
     masks=("crib",),
     mask_lists=("hands", "kept", "dealt"),
     card_lists=("stock", "pile", "crib_dealt"),
-    copied=("scores", "barred", "pile_seats"),
+    copied=("scores", "barred", "pile_seats", "back"),
 )
 
 
@@ -99,7 +105,8 @@ def state_to_json(state: CribbageState) -> dict[str, Any]:
 def state_from_json(data: dict[str, Any]) -> CribbageState:
     """Rebuild a state from ``state_to_json``'s output."""
     state = CribbageState()
-    FIELDS.from_json(state, data)
+    # States saved before these fields: no count kept, no history, the back pegs at the scores.
+    FIELDS.from_json(state, {"last_count": None, "history": [], "back": list(data["scores"]), **data})
     state.start = None if data["start"] is None else CARD_INDEX[data["start"]]
     if data["show"] is not None:
         state.show = [

@@ -38,6 +38,7 @@ from games.engine import (
     Option,
     cardstock_help,
     deal_record,
+    noted_deal,
 )
 from games.hearts import guide
 from games.hearts.state import (
@@ -51,6 +52,7 @@ from games.hearts.state import (
     PLAY,
     POINT_CARDS,
     POINTS,
+    QUEEN_OF_SPADES,
     HeartsState,
     clone_state,
     determinize_state,
@@ -144,6 +146,7 @@ class Hearts(Game):
         state.target = options["target"]
         state.scores = [0] * players
         state.last_deal = None
+        state.history = []
         state.deal_number = 0
         self._deal(state)
         return state
@@ -163,6 +166,7 @@ class Hearts(Game):
         state.taken = [0] * n
         state.last = None
         state.last_trick = None
+        state.queen = None
         state.voids = [0] * n
         state.played = 0
         rotate = state.options["passing"] == "rotate"
@@ -387,6 +391,8 @@ class Hearts(Game):
         if points:
             state.taken[winner] += points
         state.last_trick = (state.leader, trick, winner)
+        if QUEEN_OF_SPADES in trick:
+            state.queen = winner
         state.trick = []
         state.leader = state.turn = winner
         state.tricks_done += 1
@@ -426,7 +432,13 @@ class Hearts(Game):
             points = [-MOON if s == moon else 0 for s in range(n)]
         for s in range(n):
             state.scores[s] += points[s]
-        state.last_deal = {"points": points, "moon": moon}
+        leader, cards, winner = state.last_trick
+        # The deal's final trick stays readable in the summary, with who took the queen.
+        last = {"cards": trick_view(cards, leader, n), "winner": winner}
+        state.last_deal = {"points": points, "moon": moon, "queen": state.queen, "trick": last}
+        state.history = noted_deal(
+            state.history, state.deal_number + 1, state.scores, moon=moon, queen=state.queen
+        )
         if max(state.scores) >= state.target:
             state.phase = OVER
             return NO_EVENTS
@@ -460,6 +472,8 @@ class Hearts(Game):
             own = state.pending[seat] if state.pending else state.passed[seat]
             view["passed"] = names_in(own) if own else None
             view["received"] = names_in(state.received[seat]) if state.received[seat] else None
+            # Who passed them: the seat the pass came from.
+            view["received_from"] = (seat - state.direction) % n if state.received[seat] else None
         if state.last is not None:
             who, move = state.last
             if "pass" in move:
@@ -470,6 +484,9 @@ class Hearts(Game):
             view["last"] = {"seat": who, "move": move}
         if state.last_deal is not None:
             view["last_deal"] = {"points": list(state.last_deal["points"]), "moon": state.last_deal["moon"]}
+        # The previous deal's final trick, shown before its summary (null before a deal has ended).
+        view["final_trick"] = state.last_deal.get("trick") if state.last_deal is not None else None
+        view["history"] = [dict(record) for record in state.history]
         if state.last_trick is not None:
             leader, cards, winner = state.last_trick
             view["last_trick"] = {"cards": trick_view(cards, leader, n), "winner": winner}

@@ -25,8 +25,13 @@ def _places(data: dict[str, Any]) -> Places:
 
 
 def _known(data: dict[str, Any], seat: int | None) -> set[str]:
-    # A seat knows the cards it passed, now in another hand.
-    return set() if seat is None else set(data["passed"][seat])
+    # A seat knows the cards it passed, now in another hand. Everyone saw the
+    # last deal's final trick, which the view recalls; that deal's cards are dealt anew.
+    known = set() if seat is None else set(data["passed"][seat])
+    last_deal = data["last_deal"]
+    if last_deal is not None and last_deal.get("trick"):
+        known |= {play["card"] for play in last_deal["trick"]["cards"]}
+    return known
 
 
 def _max_moves(players: int, options: dict[str, Any]) -> int:

@@ -76,6 +76,8 @@ class HeartsState:
         "voids",
         "played",
         "dealt",
+        "history",
+        "queen",
     )
 
     players: int
@@ -103,6 +105,8 @@ class HeartsState:
     voids: list[int]  # per seat, a mask of the suits it has shown it lacks
     played: int  # every card played to a trick this deal
     dealt: list[int]  # the hands as dealt, for the log
+    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
+    queen: int | None  # who took the queen of spades this deal
 
 
 # ``pending`` (masks or None), ``last``, ``last_trick`` and ``last_deal`` are converted by hand.
@@ -127,7 +131,7 @@ def state_to_json(state: HeartsState) -> dict[str, Any]:
             {key: list(value) if isinstance(value, list) else value for key, value in move.items()},
         ]
     if state.last_deal is not None:
-        data["last_deal"] = {"points": list(state.last_deal["points"]), "moon": state.last_deal["moon"]}
+        data["last_deal"] = {**state.last_deal, "points": list(state.last_deal["points"])}
     if state.last_trick is not None:
         leader, cards, winner = state.last_trick
         data["last_trick"] = [leader, [CARD_NAMES[c] for c in cards], winner]
@@ -137,7 +141,7 @@ def state_to_json(state: HeartsState) -> dict[str, Any]:
 def state_from_json(data: dict[str, Any]) -> HeartsState:
     """Rebuild a state from ``to_json``'s output."""
     state = HeartsState()
-    FIELDS.from_json(state, data)
+    FIELDS.from_json(state, {"history": [], "queen": None, **data})  # states saved before either
     state.pending = [None if p is None else mask_of(CARD_INDEX[c] for c in p) for p in data["pending"]]
     if data["last"] is not None:
         who, move = data["last"]
@@ -150,7 +154,7 @@ def state_from_json(data: dict[str, Any]) -> HeartsState:
         leader, cards, winner = data["last_trick"]
         state.last_trick = (leader, [CARD_INDEX[c] for c in cards], winner)
     if data["last_deal"] is not None:
-        state.last_deal = {"points": list(data["last_deal"]["points"]), "moon": data["last_deal"]["moon"]}
+        state.last_deal = {**data["last_deal"], "points": list(data["last_deal"]["points"])}
     return state
 
 

@@ -34,6 +34,7 @@ from games.engine import (
     Option,
     cardstock_help,
     deal_record,
+    noted_deal,
     redeal_unseen,
 )
 from games.ninety_eight import guide
@@ -48,10 +49,16 @@ RANK_VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, -10, 0, 0, 0)
 CARD_VALUE = tuple(RANK_VALUE[c % 13] for c in range(52))
 
 
+def total_after(total: int, card: int) -> int:
+    """Return the pile's total once ``card`` is played on ``total`` (a king makes it 98)."""
+    return LIMIT if card % 13 == KING else total + CARD_VALUE[card]
+
+
 class NinetyEightState:
     """One game of Ninety-Eight: hands are bitmasks, ``stock`` has its top card last."""
 
     __slots__ = (
+        "history",
         "players",
         "options",
         "seed",
@@ -86,6 +93,7 @@ class NinetyEightState:
     last: list | None  # [seat, card] of the last play this deal
     deal_loser: int | None  # who lost the last finished deal (None: no loser, or none yet)
     last_deal: list | None  # [loser | None, total, last card] of the last finished deal
+    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
 
 
 # ``stock`` (stored top first, kept top last) and ``last_deal`` are converted by hand.
@@ -131,6 +139,7 @@ class NinetyEight(OneSeatGame):
     def _new(self, players: int, options: dict[str, Any], seed: int) -> NinetyEightState:
         state = self.start_state(NinetyEightState(), players, options, seed)
         state.lives = [options["lives"]] * players
+        state.history = []
         state.over = False
         state.deal_loser = None
         state.last_deal = None
@@ -184,8 +193,11 @@ class NinetyEight(OneSeatGame):
         state.deal_loser = loser
         state.last_deal = [loser, state.total, state.pile[-1]]
         lives = state.lives
+        before = self.scores(state)
         if loser is not None:
             lives[loser] -= 1
+        record = {"loser": loser, "total": state.total}
+        state.history = noted_deal(state.history, state.deal_number + 1, self.scores(state), before, **record)
         if state.options["lives"] == 1 or sum(1 for left in lives if left > 0) <= 1:
             state.over = True
             return NO_EVENTS
@@ -209,6 +221,7 @@ class NinetyEight(OneSeatGame):
             "phase": "over" if state.over else "play",
             "turn": None if state.over else state.turn,
             "hand_counts": [h.bit_count() for h in state.hands],
+            "history": [dict(record) for record in state.history],
             "scores": self.scores(state),
             "dealer": state.dealer,
             "deal_number": state.deal_number + 1,
@@ -220,8 +233,15 @@ class NinetyEight(OneSeatGame):
             "last_deal": None,
             "last": None,
         }
+        view["limit"] = LIMIT
+        view["effects"] = []
         if seat is not None:
             view["hand"] = names_in(state.hands[seat])
+            if not state.over and seat == state.turn:
+                # What each card in hand would do, so a page can warn before a losing play.
+                for card in cards_in(state.hands[seat]):
+                    after = total_after(state.total, card)
+                    view["effects"].append({"card": CARD_NAMES[card], "total": after, "loses": after > LIMIT})
         if state.last is not None:
             view["last"] = {"seat": state.last[0], "move": PLAY_MOVES[state.last[1]]}
         if state.last_deal is not None:
@@ -254,7 +274,7 @@ class NinetyEight(OneSeatGame):
     def from_json(self, data: dict[str, Any]) -> NinetyEightState:
         """Rebuild a state from ``to_json``'s output."""
         state = NinetyEightState()
-        FIELDS.from_json(state, data)
+        FIELDS.from_json(state, {"history": [], **data})  # states saved before it
         state.stock = [CARD_INDEX[c] for c in reversed(data["stock"])]
         if data["last_deal"] is not None:
             loser, total, card = data["last_deal"]

@@ -33,6 +33,7 @@ from games.engine import (
     Option,
     cardstock_help,
     deal_record,
+    noted_deal,
     redeal_unseen,
 )
 from games.stealing_bundles import guide
@@ -48,6 +49,7 @@ class StealingBundlesState:
     """One game of Stealing Bundles: hands and pool are bitmasks, bundles lists (top last)."""
 
     __slots__ = (
+        "history",
         "players",
         "options",
         "seed",
@@ -82,6 +84,7 @@ class StealingBundlesState:
     last: list | None  # [seat, card] of the last play this round
     last_capturer: int | None  # the last seat that took anything
     last_take: list | None  # [seat, card, stolen seats, pool mask taken] of the last play
+    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
 
 
 # ``bundles`` (card lists per seat) and ``last_take`` are converted by hand.
@@ -131,6 +134,7 @@ class StealingBundles(OneSeatGame):
         state = self.start_state(StealingBundlesState(), players, options, seed)
         state.over = False
         state.round = 0
+        state.history = []
         state.bundles = [[] for _ in range(players)]
         state.last_capturer = None
         state.last_take = None
@@ -193,6 +197,7 @@ class StealingBundles(OneSeatGame):
                 state.turn = (seat + i) % n
                 return NO_EVENTS
         if state.stock:
+            state.history = noted_deal(state.history, state.round + 1, [len(b) for b in bundles])
             state.round += 1
             self._deal_hands(state)
             return [self.deal_event(state)]
@@ -200,6 +205,7 @@ class StealingBundles(OneSeatGame):
         if state.options["leftovers"] == "last_capturer" and state.last_capturer is not None:
             bundles[state.last_capturer].extend(cards_in(state.pool))
             state.pool = 0
+        state.history = noted_deal(state.history, state.round + 1, [len(b) for b in bundles])
         return NO_EVENTS
 
     def view(self, state: StealingBundlesState, seat: int | None) -> dict[str, Any]:
@@ -209,6 +215,7 @@ class StealingBundles(OneSeatGame):
             "phase": "over" if state.over else "play",
             "turn": None if state.over else state.turn,
             "hand_counts": [h.bit_count() for h in state.hands],
+            "history": [dict(record) for record in state.history],
             "scores": [len(b) for b in state.bundles],
             "dealer": state.dealer,
             "round": state.round + 1,
@@ -260,7 +267,7 @@ class StealingBundles(OneSeatGame):
     def from_json(self, data: dict[str, Any]) -> StealingBundlesState:
         """Rebuild a state from ``to_json``'s output."""
         state = StealingBundlesState()
-        FIELDS.from_json(state, data)
+        FIELDS.from_json(state, {"history": [], **data})  # states saved before it
         state.bundles = [[CARD_INDEX[c] for c in b] for b in data["bundles"]]
         if data["last_take"] is not None:
             who, card, stolen, taken = data["last_take"]

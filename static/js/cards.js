@@ -76,9 +76,11 @@ function pip(svg, suit, x, y, size, flip = false) {
 
 function corner(svg, rank, suit, flip) {
   const g = el("g", flip ? { transform: "rotate(180 50 70)" } : {}, svg);
-  const text = el("text", { x: 13, y: 27, "text-anchor": "middle", class: "card-rank" }, g);
-  text.textContent = rank === "T" ? "10" : rank;
-  if (rank === "T") text.setAttribute("textLength", 22);
+  // "10" is two figures in the width of one: a narrower face at a smaller size,
+  // not one squeezed (textLength) into a blot that reads like a "D".
+  const ten = rank === "T";
+  const text = el("text", { x: ten ? 14 : 13, y: 27, "text-anchor": "middle", class: ten ? "card-rank ten" : "card-rank" }, g);
+  text.textContent = ten ? "10" : rank;
   pip(g, suit, 13, 39, 15);
 }
 

@@ -84,10 +84,11 @@ export class TableClient {
       this.handlers.onStatus?.("open");
     };
     ws.onmessage = (event) => this.receive(event.data);
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
+      if (event.code === 4012) this.delay = 500; // the server is restarting: reconnect soon
       this.handlers.onStatus?.("lost");
       const wait = this.delay * (0.75 + Math.random() * 0.5);
       this.delay = Math.min(this.delay * 2, 8000);
@@ -117,11 +118,15 @@ export class TableClient {
       this.handlers.onState?.(msg);
     } else if (msg.type === "chat") {
       this.handlers.onChat?.(msg);
+    } else if (msg.type === "hint") {
+      this.handlers.onHint?.(msg);
     } else if (msg.type === "chat_hidden") {
       this.handlers.onChatHidden?.(msg);
     } else if (msg.type === "error") {
       if (msg.code === "stale_version") this.sync();
       this.handlers.onError?.(msg);
+    } else {
+      this.handlers.onOther?.(msg); // messages a page module handles (evening.js: stood_in)
     }
   }
 

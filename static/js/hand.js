@@ -33,7 +33,7 @@ export function chosenMove(hand, multi, selected) {
  * Draw `hand` into `root`. Buttons are reused by card so keyboard focus survives
  * updates; `onCard(card)` runs on click, tap or Enter.
  */
-export function renderHand(root, hand, moves, selected, pending, onCard) {
+export function renderHand(root, hand, moves, selected, pending, onCard, marks = null) {
   const { plays, multi } = moves;
   const focused = [...root.children].indexOf(document.activeElement);
   const existing = new Map([...root.children].map((b) => [b.dataset.card, b]));
@@ -51,6 +51,18 @@ export function renderHand(root, hand, moves, selected, pending, onCard) {
     button.classList.toggle("legal", playable);
     button.classList.toggle("dim", !playable && (plays.size > 0 || multi.key !== null));
     button.classList.toggle("selected", selected.has(card));
+    // Marked cards (passed to you, the hint, what a play would do): a ribbon, and
+    // words for screen readers. `marks` maps a card to {short, label, kind}.
+    const mark = marks ? marks.get(card) : null;
+    button.classList.toggle("marked", !!mark);
+    for (const kind of ["received", "hint", "danger", "effect"]) button.classList.toggle(`mark-${kind}`, !!mark && mark.kind === kind);
+    if (mark) {
+      button.dataset.mark = mark.short || mark.label;
+      button.setAttribute("aria-description", mark.label);
+    } else {
+      delete button.dataset.mark;
+      button.removeAttribute("aria-description");
+    }
     button.setAttribute("aria-disabled", playable ? "false" : "true");
     if (multi.cards.has(card)) button.setAttribute("aria-pressed", selected.has(card) ? "true" : "false");
     else button.removeAttribute("aria-pressed");

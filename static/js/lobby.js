@@ -11,6 +11,7 @@ const optionFields = document.getElementById("option-fields");
 const createForm = document.getElementById("create-form");
 const createError = document.getElementById("create-error");
 const tableList = document.getElementById("table-list");
+const gameAbout = document.getElementById("game-about");
 
 const OPTION_LABELS = {
   target: "Play to",
@@ -27,7 +28,11 @@ function label(name) {
   return OPTION_LABELS[name] || name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
+// Choice names a person reads; what each means comes from the game's `choice_help`.
+const CHOICE_LABELS = { cardstock: "CardStock rules", standard: "Standard rules" };
+
 function valueLabel(value) {
+  if (CHOICE_LABELS[value]) return CHOICE_LABELS[value];
   if (value === true) return "yes";
   if (value === false) return "no";
   return String(value).replace(/_/g, " ");
@@ -41,7 +46,12 @@ function fillGameForm() {
     playersSelect.add(option);
   }
   optionFields.replaceChildren();
-  for (const [name, spec] of Object.entries(game.options)) {
+  gameAbout.replaceChildren();
+  if (game.goal) gameAbout.append(Object.assign(document.createElement("p"), { className: "game-goal", textContent: game.goal }));
+  // The preset first: it sets the others.
+  const names = Object.keys(game.options).sort((a, b) => (b === "preset") - (a === "preset"));
+  for (const name of names) {
+    const spec = game.options[name];
     const field = document.createElement("div");
     field.className = "field";
     const id = `option-${name}`;
@@ -55,7 +65,19 @@ function fillGameForm() {
       const option = new Option(valueLabel(choice), i, choice === spec.default, choice === spec.default);
       select.add(option);
     });
-    field.append(lab, select);
+    // What the option does, and what the chosen value means (the game's own words).
+    const help = document.createElement("p");
+    help.className = "option-help";
+    help.id = `${id}-help`;
+    select.setAttribute("aria-describedby", help.id);
+    const explain = () => {
+      const choice = spec.choices[Number(select.value)];
+      const meaning = (spec.choice_help || {})[String(choice)];
+      help.textContent = [spec.help, meaning].filter(Boolean).join(" ");
+    };
+    select.addEventListener("change", explain);
+    explain();
+    field.append(lab, select, help);
     optionFields.append(field);
   }
 }
@@ -75,6 +97,8 @@ async function createTable(event) {
   event.preventDefault();
   createError.textContent = "";
   const body = { game: gameSelect.value, players: Number(playersSelect.value), options: chosenOptions() };
+  const clock = Number(document.getElementById("clock-select")?.value || 0);
+  if (clock) body.clock = clock; // the turn clock, seconds a turn (evening.js shows it at the table)
   try {
     const table = await api("/api/tables/", body);
     location.href = table.url;

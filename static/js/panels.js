@@ -3,8 +3,8 @@
 
 import { h, seatName } from "./layout.js";
 
-/** The score table: every seat's score now, then each deal as this page saw it. */
-export function renderScores(root, ctx, history) {
+/** The score table: every seat's score now, then each finished deal from the view's history. */
+export function renderScores(root, ctx) {
   const { view, table } = ctx;
   root.replaceChildren();
   if (!view || !Array.isArray(view.scores)) {
@@ -27,20 +27,64 @@ export function renderScores(root, ctx, history) {
     t.append(row);
   });
   root.append(t);
-  const goal = ctx.game.goal ? ctx.game.goal(ctx) : "";
+  const goal = ctx.info ? ctx.info.goal : "";
   if (goal) root.append(h("p", { class: "hint", text: goal }));
-  if (history.length) {
-    const hist = h("table", { class: "score-table history" });
-    hist.append(h("caption", { text: "After each deal" }));
-    const hr = h("tr", {}, h("th", { scope: "col", text: "Deal" }));
-    table.seats.forEach((_, seat) => hr.append(h("th", { scope: "col", text: seatName(ctx, seat) })));
-    hist.append(hr);
-    history.forEach((entry) => {
-      const tr = h("tr", {}, h("th", { scope: "row", text: String(entry.deal) }));
-      entry.scores.forEach((s) => tr.append(h("td", { class: "num", text: String(s) })));
-      hist.append(tr);
+  const history = historyTable(ctx);
+  if (history) root.append(history);
+}
+
+/**
+ * The per-deal history as a table (from the view, so a late joiner sees it all):
+ * a row per finished deal, each seat's score after it and what it gained, and
+ * the game's own marks (who took the queen, who shot the moon).
+ */
+export function historyTable(ctx) {
+  const { view, table } = ctx;
+  const history = (view && view.history) || [];
+  if (!history.length) return null;
+  const hist = h("table", { class: "score-table history", id: "history-table" });
+  hist.append(h("caption", { text: ctx.game.historyTitle || "After each deal" }));
+  const hr = h("tr", {}, h("th", { scope: "col", text: ctx.game.historyLabel || "Deal" }));
+  table.seats.forEach((_, seat) => hr.append(h("th", { scope: "col", text: seatName(ctx, seat) })));
+  hist.append(hr);
+  for (const record of history) {
+    const tr = h("tr", {}, h("th", { scope: "row", text: String(record.deal) }));
+    record.scores.forEach((score, seat) => {
+      const gained = record.points[seat];
+      const marks = ctx.game.historyMarks ? ctx.game.historyMarks(record, seat) : "";
+      const delta = gained ? ` (${gained > 0 ? "+" : ""}${gained})` : "";
+      tr.append(h("td", { class: "num", title: marks || null }, String(score), h("small", { class: "delta", text: delta }), marks ? h("span", { class: "mark", text: ` ${marks}` }) : null));
     });
-    root.append(hist);
+    hist.append(tr);
+  }
+  const note = ctx.game.historyNote ? ctx.game.historyNote(ctx) : "";
+  if (note) hist.append(h("tr", {}, h("td", { class: "history-note", colspan: String(table.seats.length + 1), text: note })));
+  return hist;
+}
+
+/**
+ * The "How to play" panel from the game's facts (GET /api/games/): the goal, the
+ * steps, this table's options with what each means, and a glossary.
+ */
+export function renderRules(root, info, table) {
+  root.replaceChildren();
+  if (!info) return;
+  if (info.goal) root.append(h("p", { class: "game-goal", text: info.goal }));
+  if ((info.how_to_play || []).length) root.append(h("ol", {}, info.how_to_play.map((step) => h("li", { text: step }))));
+  const options = Object.entries(info.options || {}).filter(([name]) => table.options && name in table.options);
+  if (options.length) {
+    root.append(h("h3", { text: "At this table" }));
+    const list = h("ul", { class: "table-options" });
+    for (const [name, spec] of options) {
+      const value = table.options[name];
+      const meaning = (spec.choice_help || {})[String(value)];
+      list.append(h("li", {}, h("strong", { text: `${name.replace(/_/g, " ")}: ${String(value).replace(/_/g, " ")}. ` }), meaning || spec.help || ""));
+    }
+    root.append(list);
+  }
+  if ((info.glossary || []).length) {
+    root.append(h("h3", { text: "Words at the table" }));
+    root.append(h("dl", {}, info.glossary.map((entry) => [h("dt", { text: entry.term }), h("dd", { text: entry.meaning })])));
   }
 }
 
@@ -79,10 +123,10 @@ export function showSummary(root, summary, onClose) {
     root.hidden = true;
     return;
   }
+  // The OK button heads the box: a long summary (the show's crib) scrolls under it, never hides it.
   root.append(
-    h("h2", { class: "summary-title", text: summary.title }),
+    h("div", { class: "summary-head" }, h("h2", { class: "summary-title", text: summary.title }), h("button", { type: "button", class: "btn small", onclick: onClose, text: "OK" })),
     summary.body,
-    h("button", { type: "button", class: "btn small", onclick: onClose, text: "OK" }),
   );
   root.hidden = false;
 }
@@ -117,6 +161,37 @@ export function showResult(overlay, card, ctx, send, onClose) {
   const extra = ctx.game.resultNote ? ctx.game.resultNote(ctx) : null;
   card.replaceChildren(h("h2", { id: "over-title", text: title }), extra, scores, buttons);
   overlay.hidden = false;
+}
+
+/**
+ * On narrow screens the panels live in a drawer that the top bar's tabs open,
+ * one panel at a time (Escape or "Close" shuts it). `onChat` runs when the chat opens.
+ */
+export function setupDrawer(onChat = () => {}) {
+  const side = document.getElementById("side");
+  const tabs = [...document.querySelectorAll("#panel-tabs .tab")];
+  const close = () => {
+    side.classList.remove("open");
+    tabs.forEach((t) => t.setAttribute("aria-expanded", "false"));
+  };
+  for (const tab of tabs) {
+    tab.addEventListener("click", () => {
+      const wasOpen = tab.getAttribute("aria-expanded") === "true";
+      close();
+      if (wasOpen) return;
+      for (const panel of side.querySelectorAll(":scope > .panel")) panel.classList.toggle("current", panel.id === tab.dataset.panel);
+      side.classList.add("open");
+      tab.setAttribute("aria-expanded", "true");
+      if (tab.dataset.panel === "chat-panel") onChat();
+    });
+  }
+  document.getElementById("side-close").addEventListener("click", close);
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    if (side.classList.contains("open")) close();
+    const review = document.getElementById("review");
+    if (review) review.hidden = true;
+  });
 }
 
 let toastTimer = null;

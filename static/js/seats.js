@@ -1,7 +1,7 @@
 // The seats around the felt: names, bots, presence, card backs, whose turn,
-// and before the game the "Sit here", "Add bot", "Remove bot" buttons.
+// and before the game the "Sit here", "Move here", "Remove bot" buttons.
 
-import { backSvg } from "./cards.js";
+import { backSvg, cardList, cardShort, tableCard } from "./cards.js";
 import { h, seatName, seatPoint } from "./layout.js";
 
 const LEVELS = ["random", "easy", "normal", "hard"];
@@ -18,24 +18,31 @@ function backsNode(count, name) {
   return box;
 }
 
+function faceUpHand(cards, name) {
+  const box = h("div", { class: "face-up-hand", role: "group", "aria-label": `${name} holds ${cards.length ? cardList(cards) : "no cards"}` });
+  for (const card of cards) {
+    const node = tableCard(card, `rp-card ${"DH".includes(card[1]) ? "red-card" : "black-card"}`);
+    node.dataset.short = cardShort(card); // a phone shows the card as text, large enough to read
+    box.append(node);
+  }
+  return box;
+}
+
 function controls(ctx, info, send) {
   const { table, you } = ctx;
   if (table.status !== "waiting") return null;
   const box = h("div", { class: "seat-controls" });
   const seat = info.seat;
-  if (info.kind === "empty") {
-    if (ctx.player && you.seat === null) {
+  if (info.kind === "empty" && ctx.player) {
+    if (you.seat === null || you.seat === undefined) {
       box.append(h("button", { type: "button", class: "btn small primary", onclick: () => send({ type: "sit", seat }), text: "Sit here" }));
-    }
-    if (you.host) {
-      const id = `bot-level-${seat}`;
-      const select = h("select", { id, class: "level" });
-      for (const level of LEVELS) select.add(new Option(level, level, level === "normal", level === "normal"));
-      box.append(
-        h("label", { for: id, class: "visually-hidden", text: "Bot level" }),
-        select,
-        h("button", { type: "button", class: "btn small", onclick: () => send({ type: "bot", seat, level: select.value }), text: "Add bot" }),
-      );
+    } else {
+      // Changing seats before the start: stand up, then sit down here.
+      const move = () => {
+        send({ type: "stand" });
+        send({ type: "sit", seat });
+      };
+      box.append(h("button", { type: "button", class: "btn small", onclick: move, text: "Move here" }));
     }
   } else if (info.kind === "bot" && you.host) {
     box.append(h("button", { type: "button", class: "btn small", onclick: () => send({ type: "unbot", seat }), text: "Remove bot" }));
@@ -43,6 +50,24 @@ function controls(ctx, info, send) {
     box.append(h("button", { type: "button", class: "btn small ghost", onclick: () => send({ type: "stand" }), text: "Leave seat" }));
   }
   return box.childElementCount ? box : null;
+}
+
+/** The host's "Fill with bots" control: a level and one button that fills every empty seat. */
+export function fillControl(ctx, send) {
+  const empty = ctx.table.seats.filter((s) => s.kind === "empty");
+  if (!ctx.you.host || ctx.table.status !== "waiting" || !empty.length) return null;
+  const select = h("select", { id: "fill-level", class: "level" });
+  for (const level of LEVELS) select.add(new Option(level, level, level === "normal", level === "normal"));
+  const fill = () => {
+    for (const info of ctx.table.seats) if (info.kind === "empty") send({ type: "bot", seat: info.seat, level: select.value });
+  };
+  return h(
+    "span",
+    { class: "fill-bots" },
+    h("label", { for: "fill-level", text: "Bot level" }),
+    select,
+    h("button", { type: "button", class: "btn", onclick: fill, text: "Fill with bots" }),
+  );
 }
 
 /** Draw every seat onto `root`; `bubble(seat)` gives the last move's label for a seat. */
@@ -80,11 +105,15 @@ export function renderSeats(root, ctx, send, game) {
     if (info.kind === "bot") plate.append(h("span", { class: "badge", text: info.level }));
     if (info.kind === "human" && !info.connected) plate.append(h("span", { class: "badge away", text: "away" }));
     if (view && view.dealer === seat) plate.append(h("span", { class: "dealer", title: "dealer", "aria-label": "dealer", text: "D" }));
-    if (view && Array.isArray(view.scores) && view.scores[seat] !== undefined) {
+    // A game whose seat already shows its score (a bundle's size) leaves it off the plate.
+    if (view && game.plateScore !== false && Array.isArray(view.scores) && view.scores[seat] !== undefined) {
       plate.append(h("span", { class: "seat-score", "aria-label": `score ${view.scores[seat]}`, text: String(view.scores[seat]) }));
     }
     node.append(plate);
-    if (view && !mine && Array.isArray(view.hand_counts)) node.append(backsNode(view.hand_counts[seat] || 0, name));
+    // The replay shows every hand face up; the live table, others' hands as backs.
+    if (ctx.hands) node.append(faceUpHand(ctx.hands[seat] || [], name));
+    else if (view && !mine && Array.isArray(view.hand_counts)) node.append(backsNode(view.hand_counts[seat] || 0, name));
+    if (ctx.hands) node.classList.add("rp-seat");
     const extra = view && game.seatExtra ? game.seatExtra(ctx, seat) : null;
     if (extra) node.append(extra);
     const last = view && view.last;

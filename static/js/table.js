@@ -4,10 +4,12 @@
 import { TableClient, api } from "./client.js";
 import { cardList, cardName, installSuitSymbols } from "./cards.js";
 import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
-import { h, seatName } from "./layout.js";
+import { h, seatName, trickNode } from "./layout.js";
 import { ensurePlayer } from "./name.js";
-import { addChat, renderScores, replayLink, setChatText, showResult, showSummary, toast } from "./panels.js";
-import { renderSeats } from "./seats.js";
+import { addChat, renderRules, renderScores, replayLink, setChatText, setupDrawer, showResult, showSummary, toast } from "./panels.js";
+import { fillControl, renderSeats } from "./seats.js";
+import { animationTime, setupSettings, sound } from "./settings.js";
+import { onMessage as eveningMessage, onState as eveningState } from "./evening.js";
 import agram from "./games/agram.js";
 import cribbage from "./games/cribbage.js";
 import hearts from "./games/hearts.js";
@@ -34,7 +36,6 @@ const page = {
   summaryClosed: null,
   resultClosed: null,
   chatLines: new Map(), // a line's key (chatKey) -> its <li>
-  history: JSON.parse(sessionStorage.getItem(`scores-${tableId}`) || "[]"),
 };
 
 const client = new TableClient(room.dataset.ws, {
@@ -49,16 +50,31 @@ const client = new TableClient(room.dataset.ws, {
       return;
     }
     page.chatLines.set(key, addChat($("chat-log"), msg));
+    if (page.msg) chatUnseen();
     if (page.chatLines.size > 300) {
       for (const [k, line] of page.chatLines) if (!line.isConnected) page.chatLines.delete(k);
     }
   },
+  onHint: (msg) => {
+    const ctx = page.ctx;
+    if (!ctx || !page.hintAsked) return;
+    page.hintAsked = false;
+    const move = msg.move || {};
+    const cards = typeof move.play === "string" ? [move.play] : Object.values(move).find((v) => Array.isArray(v)) || [];
+    page.hint = { version: ctx.version, cards, move };
+    if (!cards.length) toast(`Hint: ${ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move)}`);
+    else toast(`Hint: ${cards.map(cardName).join(", ")}`);
+    drawHand(ctx);
+    renderTools(ctx);
+  },
+  onOther: (msg) => eveningMessage(msg),
   onChatHidden: (msg) => {
     const shown = page.chatLines.get(chatKey(msg));
     if (shown) setChatText(shown, msg.text, true);
   },
   onError: (msg) => {
     page.pending = false;
+    page.hintAsked = false;
     toast(msg.message || msg.code);
     if (page.msg) render(page.msg);
   },
@@ -111,7 +127,17 @@ function chosen(ctx) {
 
 function drawHand(ctx) {
   const hand = (ctx && ctx.view && ctx.view.hand) || [];
-  renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), page.selected, page.pending, onCard);
+  renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), page.selected, page.pending, onCard, handMarks(ctx));
+}
+
+/** Cards to mark in the hand: the hint's card, else what the game marks (cards passed to you). */
+function handMarks(ctx) {
+  if (!ctx || !ctx.view) return null;
+  const marks = (ctx.game.handMarks && ctx.game.handMarks(ctx)) || new Map();
+  if (page.hint && page.hint.version === ctx.version) {
+    for (const card of page.hint.cards) marks.set(card, { short: "hint", label: "the hint suggests this card", kind: "hint" });
+  }
+  return marks;
 }
 
 function onCard(card) {
@@ -137,7 +163,8 @@ function renderActions(ctx) {
     if (you.host && !empty) {
       root.append(h("button", { type: "button", class: "btn primary big", onclick: () => send({ type: "start" }), text: "Start game" }));
     } else if (you.host) {
-      root.append(h("p", { class: "hint", text: `Fill the ${empty} empty seat${empty > 1 ? "s" : ""} (invite a friend or add a bot), then start.` }));
+      const fill = fillControl(ctx, send);
+      root.append(h("p", { class: "hint", text: `${empty} empty seat${empty > 1 ? "s" : ""}: invite a friend or` }), fill);
     } else {
       root.append(h("p", { class: "hint", text: empty ? "Waiting for the seats to fill." : "Waiting for the host to start." }));
     }
@@ -164,6 +191,51 @@ function renderActions(ctx) {
     const label = ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move);
     root.append(h("button", { type: "button", class: "btn primary", disabled: page.pending, onclick: () => makeMove(move), text: label }));
   }
+}
+
+/** The tools beside the turn banner: "Hint" on your turn, "Last trick" while there is one. */
+function renderTools(ctx) {
+  const root = $("table-tools");
+  root.querySelectorAll(".tool").forEach((node) => node.remove());
+  if (!ctx || !ctx.view) return;
+  const { view } = ctx;
+  if (view.last_trick && view.phase === "play") {
+    root.append(h("button", { type: "button", class: "btn small ghost tool", id: "last-trick-button", onclick: () => openLastTrick(ctx), text: "Last trick" }));
+  }
+  if (ctx.legal.length && ctx.seated && ctx.table.status === "playing") {
+    const asked = page.hint && page.hint.version === ctx.version;
+    root.append(
+      h("button", {
+        type: "button",
+        class: "btn small ghost tool",
+        id: "hint-button",
+        disabled: asked || page.hintAsked,
+        onclick: () => {
+          page.hintAsked = true;
+          send({ type: "hint", id: `hint-${ctx.version}` });
+          renderTools(ctx);
+        },
+        text: asked ? "Hint shown" : "Hint",
+      }),
+    );
+  }
+}
+
+/** Show the last finished trick again, with who took it, until closed. */
+function openLastTrick(ctx) {
+  const { cards, winner } = ctx.view.last_trick;
+  const caption = `${seatName(ctx, winner)} took it`;
+  const close = () => {
+    $("review").hidden = true;
+  };
+  $("review-card").replaceChildren(
+    h("h2", { id: "review-title", text: "Last trick" }),
+    h("p", { class: "review-caption", text: caption }),
+    h("div", { class: "summary-trick review-trick" }, trickNode(ctx, cards, { winner, caption })),
+    h("div", { class: "row end" }, h("button", { type: "button", class: "btn primary", onclick: close, text: "Close" })),
+  );
+  $("review").hidden = false;
+  $("review-card").querySelector("button").focus();
 }
 
 function turnText(ctx) {
@@ -202,31 +274,19 @@ function animateLast(ctx) {
   const origin = ctx.seated && last.seat === ctx.me ? $("hand") : seat;
   if (!target || !origin || !target.animate) return;
   target.classList.add("just-played");
-  // Script animations ignore the stylesheet's reduced-motion rule: ask the same question here.
-  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  sound("card");
+  // Script animations ignore the stylesheet's reduced-motion rule: ask the same question
+  // here, and run at the speed the player chose (none when "off").
+  const duration = animationTime(420);
+  if (!duration) return;
   const a = origin.getBoundingClientRect();
   const b = target.getBoundingClientRect();
   const dx = a.left + a.width / 2 - (b.left + b.width / 2);
   const dy = a.top + a.height / 2 - (b.top + b.height / 2);
   target.firstElementChild.animate(
     [{ transform: `translate(${dx}px, ${dy}px) scale(0.7)`, opacity: 0.4 }, { transform: "none", opacity: 1 }],
-    { duration: 420, easing: "cubic-bezier(.2,.8,.2,1)" },
+    { duration, easing: "cubic-bezier(.2,.8,.2,1)" },
   );
-}
-
-/** Note each deal's scores as it starts; a finished deal's row is the next one's start. */
-function trackHistory(ctx) {
-  const view = ctx.view;
-  if (!view || !Array.isArray(view.scores)) return [];
-  const deal = view.deal_number ?? view.deal ?? null;
-  if (deal === null) return [];
-  const lastEntry = page.history[page.history.length - 1];
-  if (lastEntry && lastEntry.deal > deal) page.history = []; // a rematch started over
-  if (!page.history.some((e) => e.deal === deal)) page.history.push({ deal, start: [...view.scores] });
-  sessionStorage.setItem(`scores-${tableId}`, JSON.stringify(page.history));
-  const rows = page.history.slice(0, -1).map((e, i) => ({ deal: e.deal, scores: page.history[i + 1].start || [] }));
-  if (view.result) rows.push({ deal, scores: [...view.result.scores] });
-  return rows;
 }
 
 function render(msg) {
@@ -251,7 +311,9 @@ function render(msg) {
     seated: you.seat !== null && you.seat !== undefined,
     players: table.seats.length,
     player: page.player,
+    info: GAMES[table.game] || null,
     prev: prev ? prev.view : null,
+    version: msg.version,
     moves: classify(legal),
     freshLast: !first && lastKey !== null && lastKey !== page.lastKey,
   };
@@ -267,6 +329,7 @@ function render(msg) {
   document.body.dataset.game = table.game;
   document.body.dataset.myTurn = legal.length ? "yes" : "no";
   document.body.dataset.version = msg.version;
+  if (legal.length && !(prev && prev.legal.length)) sound("turn");
   room.classList.toggle("my-turn", legal.length > 0);
 
   renderSeats($("seats"), ctx, send, game);
@@ -280,8 +343,13 @@ function render(msg) {
   $("felt-info").replaceChildren(...(headline ? [headline] : []));
   drawHand(ctx);
   renderActions(ctx);
-  const shown = trackHistory(ctx);
-  renderScores($("scores"), ctx, shown);
+  renderTools(ctx);
+  renderScores($("scores"), ctx);
+  const rulesKey = JSON.stringify([table.game, table.options]);
+  if (page.rulesKey !== rulesKey) {
+    page.rulesKey = rulesKey;
+    renderRules($("rules"), info, table);
+  }
   animateLast(ctx);
 
   const turn = turnText(ctx);
@@ -309,6 +377,7 @@ function render(msg) {
       $("over").hidden = true;
     });
   } else if (!finished) $("over").hidden = true;
+  eveningState(msg, send, page.player); // clocks, leave and take over (evening.js)
 }
 
 function setupInvite() {
@@ -337,15 +406,32 @@ function setupChat() {
   });
 }
 
+/** A new chat line while the chat is out of sight (in the closed drawer): a dot on its tab. */
+function chatUnseen() {
+  const tabs = $("panel-tabs");
+  if (getComputedStyle(tabs).display === "none") return;
+  if ($("side").classList.contains("open") && $("chat-panel").classList.contains("current")) return;
+  $("chat-dot").hidden = false;
+}
+
 installSuitSymbols();
+setupSettings();
 setupInvite();
 setupChat();
+setupDrawer(() => {
+  $("chat-dot").hidden = true;
+  $("chat-input").focus();
+});
 window.addEventListener("resize", () => fitHand($("hand")));
 window.cardtable = { client, page, cardList };
 ensurePlayer((player) => {
   const hadPlayer = page.player;
   page.player = player;
-  if (page.msg && !hadPlayer === !player) render(page.msg);
-  // The socket took its identity at connect time: reconnect once a name is chosen.
-  if (player && !hadPlayer && page.msg) client.reconnect();
+  // The socket took its identity at connect time: reconnect once a name is chosen
+  // here (the new state redraws the page). A player the session already had (the
+  // first answer) is the socket's too: just draw the page with them.
+  const reconnect = player && !hadPlayer && page.msg && page.playerKnown;
+  page.playerKnown = true;
+  if (reconnect) client.reconnect();
+  else if (page.msg) render(page.msg);
 });

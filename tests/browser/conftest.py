@@ -46,7 +46,7 @@ LAUNCH_ARGS = [
 ]
 # A phone, as Playwright's context options: small, touch, high density.
 PHONE = {
-    "viewport": {"width": 375, "height": 740},
+    "viewport": {"width": 390, "height": 844},
     "is_mobile": True,
     "has_touch": True,
     "device_scale_factor": 2,
@@ -204,7 +204,7 @@ def new_page(browser):
         # glow animated only opacity), on CI's two cores. Moving cards also make each
         # click wait for them to settle. The phone test plays a whole game with motion
         # allowed, and test_hand checks the glow runs then and only then.
-        defaults = {"viewport": {"width": 1280, "height": 900}, "reduced_motion": "reduce"}
+        defaults = {"viewport": {"width": 1280, "height": 800}, "reduced_motion": "reduce"}
         context = browser.new_context(**{**defaults, **options})
         context.set_default_timeout(15_000)
         contexts.append(context)

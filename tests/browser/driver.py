@@ -199,17 +199,19 @@ def create_table(
 
 
 def sit(page: Page) -> None:
-    """Take the first empty seat."""
-    page.get_by_role("button", name="Sit here").first.click()
+    """Take the first empty seat (the table's creator sits on creation: nothing to do)."""
+    if page.get_by_role("button", name="Leave seat").count() == 0:
+        page.get_by_role("button", name="Sit here").first.click()
     expect(page.get_by_role("button", name="Leave seat")).to_be_visible()
 
 
 def fill_with_bots(page: Page, level: str = "random") -> None:
-    """As host, put a bot of ``level`` in every empty seat."""
-    while (count := page.get_by_role("button", name="Add bot").count()) > 0:
-        page.get_by_label("Bot level").first.select_option(level)
-        page.get_by_role("button", name="Add bot").first.click()
-        expect(page.get_by_role("button", name="Add bot")).to_have_count(count - 1)
+    """As host, choose the bot level and press "Fill with bots"; wait until no seat is empty."""
+    # The page reconnects once when it learns its player: press while the socket is open.
+    expect(page.locator("body")).to_have_attribute("data-connection", "open")
+    page.get_by_label("Bot level").select_option(level)
+    page.get_by_role("button", name="Fill with bots").click()
+    expect(page.locator(".seat.kind-empty")).to_have_count(0)
 
 
 def start(page: Page) -> None:

@@ -37,13 +37,13 @@ def test_two_friends_share_a_link_and_play_hearts_to_the_end(site_server, new_pa
     expect(ann.locator(".seat", has_text="Ben")).to_be_visible()
     expect(ann.locator(".seat", has_text="Ben").locator(".dot.on")).to_be_visible()
     # Only the host may add bots or start.
-    expect(ben.get_by_role("button", name="Add bot")).to_have_count(0)
+    expect(ben.get_by_role("button", name="Fill with bots")).to_have_count(0)
 
-    # A bot can be taken out again before the start.
-    ann.get_by_role("button", name="Add bot").first.click()
-    expect(ann.get_by_role("button", name="Add bot")).to_have_count(1)
-    ann.get_by_role("button", name="Remove bot").click()
-    expect(ann.get_by_role("button", name="Add bot")).to_have_count(2)
+    # Bots fill the empty seats in one go, and one can be taken out again before the start.
+    fill_with_bots(ann, "easy")
+    expect(ann.get_by_role("button", name="Remove bot")).to_have_count(2)
+    ann.get_by_role("button", name="Remove bot").first.click()
+    expect(ann.locator(".seat.kind-empty")).to_have_count(1)
     fill_with_bots(ann, "random")
     expect(ben.get_by_role("button", name="Start game")).to_have_count(0)
     start(ann)

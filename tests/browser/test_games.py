@@ -14,7 +14,7 @@ GAMES = {
     # game: (players, options by label, what the felt must show, our moves before the screenshot)
     "agram": (4, {"Play to": "1"}, ".trick", 2),
     "ninety_eight": (2, {"Lives": "1"}, ".big-number", 2),
-    "stealing_bundles": (3, {}, ".bundle", 3),
+    "stealing_bundles": (3, {}, ".bundle-badge", 3),
     "cribbage": (2, {"Play to": "61"}, ".board", 3),
 }
 
@@ -31,7 +31,7 @@ def test_a_whole_game_against_bots(site_server, new_page, game):
     def screenshot(page, moves):
         if moves >= shoot_at and not shot:
             page.wait_for_timeout(400)  # let the bots answer, so the table is busy
-            page.screenshot(path=str(ARTIFACTS / f"{game}.png"), full_page=True)
+            page.screenshot(path=str(ARTIFACTS / f"{game}.png"))
             shot["done"] = True
 
     play_to_end([page], seed=3, limit=300, on_move=screenshot)

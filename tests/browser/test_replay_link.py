@@ -46,3 +46,19 @@ def test_watch_the_replay_after_a_finished_game(site_server, new_page):
     page.get_by_role("button", name="Forward one move").click()
     expect(label).to_have_text(re.compile(rf"^move 2 of {last}"))
     assert page.errors == []
+
+    # The replay is the table: the felt, every seat named as the table named it,
+    # every hand face up, and a trick at a time.
+    names = page.locator("#seats .seat .seat-name").all_text_contents()
+    assert names == ["Ann", "Bot 2", "Bot 3", "Bot 4"]
+    expect(page.locator("#seats .seat .rp-card").first).to_be_visible()
+    page.get_by_role("button", name="First state").click()
+    expect(label).to_have_text(re.compile(rf"^move 0 of {last}"))
+    assert page.locator("#seats .seat .rp-card").count() == 4 * 6  # Agram deals six each
+    page.get_by_role("button", name="Forward one trick").click()
+    moved = int(re.match(r"move (\d+)", label.text_content()).group(1))
+    assert moved == 4  # the first trick: one card from each of the four seats
+    expect(page.locator("#center .trick .card")).to_have_count(4)
+    expect(page.locator("#turn-banner")).to_contain_text("played")
+    page.screenshot(path=str(ARTIFACTS / "replay-table.png"))
+    assert page.errors == []

@@ -36,7 +36,7 @@ def plain_client(db: Any) -> Client:
 def new_table(game_id: str, humans: int = 0, level: str = "random", start: bool = True) -> Table:
     """A table of ``game_id`` (shortest options) with ``humans`` guest players first, bots after."""
     host = Player.objects.create(name="Host")
-    table = services.create_table(host, game_id, None, short_options(game_id))
+    table = services.create_table(host, game_id, None, short_options(game_id), seated=humans > 0)
     for index in range(table.players):
         if index < humans:
             player = host if index == 0 else Player.objects.create(name=f"P{index}")

@@ -75,6 +75,7 @@ async def test_moves_are_stored_through_a_redis_outage_and_clients_resync(outage
     server, redis, db = outage_server
     table, players, conns = await seat_table(server.base, server.ws_base, "hearts", 4)
     bots = await bot_table(server.base, server.ws_base, "hearts", 4)
+    spectator = await Conn.open(server.ws_base, f"/ws/tables/{bots}/", None)  # bots play while watched
     rng = random.Random(5)
     for _ in range(4):  # fan-out through Redis: every seat sees every move without asking
         await settle(conns)
@@ -100,6 +101,7 @@ async def test_moves_are_stored_through_a_redis_outage_and_clients_resync(outage
         await play_move(conns, rng)
     await settle(conns)
 
+    await spectator.close()
     watcher = await _reconnect(server, f"/ws/tables/{bots}/", None)
     seen = watcher.state["version"]
     await watcher.wait_for(lambda m: m.get("type") == "state" and m["version"] > seen + 2, 10)

@@ -9,7 +9,8 @@ is killed with no chance to clean up. After a restart on the same port:
   (so no move is lost and none is applied twice);
 - a client that retries its unacknowledged move gets it applied at most once;
 - the players reconnect with their session cookies and play on;
-- the bots' game goes on by itself, with nobody connected.
+- the bots' game goes on by itself with only a spectator connected (a table
+  nobody is at pauses its bots).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ async def test_sigkill_mid_game_loses_no_acknowledged_move_and_games_resume(serv
             await seat_table(server.base, server.ws_base, "hearts", 4, f"t{i}p") for i in range(HUMAN_TABLES)
         ]
         bots = await bot_table(server.base, server.ws_base, "hearts", 4)
+        watcher = await Conn.open(server.ws_base, f"/ws/tables/{bots}/", None)
         rngs = [random.Random(i) for i in range(HUMAN_TABLES)]
         acked: list[list] = [[] for _ in tables]
         sent: list[list] = [[] for _ in tables]
@@ -83,6 +85,7 @@ async def test_sigkill_mid_game_loses_no_acknowledged_move_and_games_resume(serv
         while min(len(a) for a in acked) < 5 and loop.time() < give_up:
             await asyncio.sleep(0.1)
         server.kill()  # SIGKILL: no shutdown code runs, moves are in flight
+        await watcher.close()
         await asyncio.wait_for(asyncio.gather(*players), 30)
         assert all(len(a) >= 5 for a in acked), [len(a) for a in acked]
         bots_version = db.table(bots)["version"]
@@ -132,8 +135,10 @@ async def test_sigkill_mid_game_loses_no_acknowledged_move_and_games_resume(serv
             for conn in conns:
                 await conn.close()
 
-        # The bots resume by themselves after the restart, nobody connected.
+        # The bots resume after the restart, with a spectator watching and no player connected.
+        watcher = await Conn.open(server.ws_base, f"/ws/tables/{bots}/", None)
         await _wait_version_above(db, bots, bots_version + 3, 20)
+        await watcher.close()
         row, _ = replay(db, bots)
         assert row["replayed"] == row["state"]
     finally:

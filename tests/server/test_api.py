@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client as HttpClient
 
-from cardtable.tables import services
+from cardtable.tables import presence, services
 from cardtable.tables.models import Player, Table
 from games import GAMES
 from tests.server.helpers import cards_in
@@ -123,7 +123,9 @@ def test_creating_a_table_needs_a_player_and_valid_options() -> None:
     assert isinstance(table["id"], str) and table["host"] == "Ann" and table["status"] == "waiting"
     assert table["players"] == GAMES["agram"].info.default_players
     assert table["options"]["target"] == GAMES["agram"].info.options["target"].default
-    assert [s["kind"] for s in table["seats"]] == ["empty"] * table["players"]
+    # The creator sits at seat 0 at once; the other seats wait for players or bots.
+    assert [s["kind"] for s in table["seats"]] == ["human"] + ["empty"] * (table["players"] - 1)
+    assert table["seats"][0]["name"] == "Ann"
     response = post(client, "/api/tables/", {"game": "agram", "players": 3, "options": {"target": 3}})
     assert response.json()["players"] == 3 and response.json()["options"]["target"] == 3
 
@@ -135,9 +137,14 @@ def test_tables_are_listed_and_summarised_without_hidden_cards() -> None:
     services.sit(playing.pk, ann, 0)
     services.add_bot(playing.pk, ann, 1, "random")
     services.start(playing.pk, ann)
+    nobody = services.create_table(ann, "agram", 2, {})
+    # The lobby lists tables someone is at: a live connection each (the third has none).
+    for table in (waiting, playing):
+        presence.join(f"chan-{table.pk}", table.pk, None)
     client = HttpClient()
     listed = client.get("/api/tables/").json()
     assert {t["id"] for t in listed} == {waiting.pk, playing.pk}
+    assert client.get(f"/api/tables/{nobody.pk}/").status_code == 200
     summary = client.get(f"/api/tables/{playing.pk}/").json()
     assert summary["status"] == "playing" and summary["seats"][1]["kind"] == "bot"
     assert "view" not in summary and not cards_in(summary)

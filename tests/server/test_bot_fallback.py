@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardtable.tables import bots
+from cardtable.tables import turns
 from games import get_game
 
 
@@ -17,9 +17,9 @@ def test_failing_bot_plays_a_legal_random_move(monkeypatch):
     game = get_game("hearts")
     state = game.new(4, None, 7)
     seat = game.to_act(state)[0]
-    monkeypatch.setattr(bots, "make_bot", lambda level, game, seed, **budget: BrokenBot())
+    monkeypatch.setattr(turns, "make_bot", lambda level, game, seed, **budget: BrokenBot())
 
-    move = bots.choose("hearts", game.to_json(state), seat, "hard", 11)
+    move = turns.choose("hearts", game.to_json(state), seat, "hard", 11)
 
     assert move in game.legal_moves(state, seat)
 
@@ -34,9 +34,9 @@ def test_working_bot_is_used(monkeypatch):
         def choose(self, state: object, seat: int) -> dict:
             return chosen
 
-    monkeypatch.setattr(bots, "make_bot", lambda level, game, seed, **budget: LastMoveBot())
+    monkeypatch.setattr(turns, "make_bot", lambda level, game, seed, **budget: LastMoveBot())
 
-    assert bots.choose("agram", game.to_json(state), seat, "easy", 1) == chosen
+    assert turns.choose("agram", game.to_json(state), seat, "easy", 1) == chosen
 
 
 def test_search_bots_take_the_sites_think_budget(settings, monkeypatch):
@@ -52,11 +52,11 @@ def test_search_bots_take_the_sites_think_budget(settings, monkeypatch):
         made[level] = make_bot(level, game, seed, **budget)
         return made[level]
 
-    monkeypatch.setattr(bots, "make_bot", recording_make_bot)
+    monkeypatch.setattr(turns, "make_bot", recording_make_bot)
     state = game.new(4, {"passing": "none"}, 5)
     seat = game.to_act(state)[0]
     for level in ("normal", "hard", "easy"):
-        assert bots.choose("hearts", game.to_json(state), seat, level, 1) in game.legal_moves(state, seat)
+        assert turns.choose("hearts", game.to_json(state), seat, level, 1) in game.legal_moves(state, seat)
 
     normal, hard = made["normal"].config, made["hard"].config
     assert (normal.max_seconds, hard.max_seconds) == (0.05, 0.4)

@@ -11,9 +11,10 @@ import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
-from cardtable.tables import bots, services
-from cardtable.tables.models import Table
+from cardtable.tables import bots, services, turns
+from cardtable.tables.models import Connection, Table
 from games import get_game
 from tests.server.conftest import make_player
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def bot_table() -> tuple[str, int]:
     """A two-seat Agram table: two hard bots, started; return its id and Ann's (the host's) id."""
     ann, _ = make_player("Ann")
-    table = services.create_table(ann, "agram", 2, {})
+    table = services.create_table(ann, "agram", 2, {}, seated=False)
     for seat in range(2):
         services.add_bot(table.pk, ann, seat, "hard")
     services.start(table.pk, ann)
@@ -50,9 +51,13 @@ async def test_a_bot_waits_its_drawn_think_time_whatever_its_number_of_legal_mov
         legal_counts.append(len(legal))
         return legal[0]
 
-    monkeypatch.setattr(bots, "choose", instant)
+    monkeypatch.setattr(turns, "choose", instant)
     monkeypatch.setattr(bots.asyncio, "sleep", spy_sleep)
     table_id, _ = await database_sync_to_async(bot_table)()
+    # Someone watches (a table nobody is at pauses its bots).
+    await database_sync_to_async(Connection.objects.create)(
+        channel="watcher!1", table_id=table_id, player=None, seen=timezone.now()
+    )
     bots.driver.ensure_started()
     async with asyncio.timeout(60):
         while (await database_sync_to_async(Table.objects.get)(pk=table_id)).status == Table.PLAYING:

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _bot_table(game: str = "agram") -> Table:
     host = Player.objects.create(name="Host")
-    table = services.create_table(host, game, 2, {})
+    table = services.create_table(host, game, 2, {}, seated=False)
     for seat in range(2):
         services.add_bot(table.pk, host, seat, "random")
     services.start(table.pk, host)

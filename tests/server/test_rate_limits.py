@@ -2,7 +2,7 @@
 
 Tables created, guests created, open tables per player, sync and chat are
 limited with ``rate_limited`` (HTTP 429 over HTTP); empty waiting tables
-expire; the lobby lists tables with people present first.
+expire; the lobby lists the tables someone is at, players present first.
 """
 
 from __future__ import annotations
@@ -155,19 +155,20 @@ async def test_sync_is_limited_per_player_and_per_address(settings) -> None:
 
 
 @pytest.mark.django_db
-def test_the_lobby_lists_tables_with_people_present_first(settings) -> None:
+def test_the_lobby_lists_tables_someone_is_at_with_players_first(settings) -> None:
     settings.RATE_LIMITS, settings.OPEN_TABLES_PER_PLAYER = {}, 1000
     bob = guest("Bob")
     post(bob, "/api/tables/", {"game": "agram"})
     busy = Table.objects.get()
     Connection.objects.create(channel="bob-1", table=busy, player=Player.objects.get(), seen=timezone.now())
     flood = guest("Flood")
-    for _ in range(120):  # newer than Bob's, nobody at them
+    for _ in range(120):  # newer than Bob's, nobody at them: not tables to join or watch
         assert post(flood, "/api/tables/", {"game": "hearts"}).status_code == 201
+    watched = Table.objects.filter(game="hearts").order_by("created").first()
+    Connection.objects.create(channel="watcher-1", table=watched, player=None, seen=timezone.now())
     listed = HttpClient().get("/api/tables/").json()
-    assert len(listed) == 100
-    assert listed[0]["id"] == busy.pk and listed[0]["present"] == 1
-    assert all(t["present"] == 0 for t in listed[1:])
+    assert [t["id"] for t in listed] == [busy.pk, watched.pk]  # a player there first, then a spectator's
+    assert listed[0]["present"] == 1 and listed[1]["present"] == 0
 
 
 @pytest.mark.django_db

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from cardtable.tables import broadcast, services, state
 from cardtable.tables.bots import driver
@@ -135,6 +136,10 @@ async def test_after_a_restart_a_pending_bot_turn_resumes_from_the_database(sett
     state._STATES.clear()
     await database_sync_to_async(Connection.objects.create)(
         channel="dead-process!1", table_id=table.pk, player=people[0][0], seen="2000-01-01T00:00:00Z"
+    )
+    # Someone watches through another, living process (with nobody there the bots would wait).
+    await database_sync_to_async(Connection.objects.create)(
+        channel="other-process!1", table_id=table.pk, player=None, seen=timezone.now()
     )
     settings.BOT_PAUSE = 0
     await driver.resume_all()

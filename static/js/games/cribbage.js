@@ -11,51 +11,96 @@ function sideName(ctx, side) {
   return ctx.view.sides[side].map((s) => seatName(ctx, s)).join(" & ");
 }
 
-/** The board: a track of holes in fives per side, a peg at each side's score. */
+function svgEl(name, attrs, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.append(node);
+  return node;
+}
+
+/**
+ * A cribbage board: each side's track runs out along one lane and back along the
+ * next (target / 2 holes a lane, in fives), to a last hole for the target.
+ * Numbers every 5 (every 10 stay on a phone); two pegs a side, the front at the
+ * score and the back where the front stood before its latest points.
+ */
 function board(ctx) {
   const { view } = ctx;
-  const holes = view.target;
-  const width = holes * 10 + 20;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${view.sides.length * 26 + 6}`);
-  svg.setAttribute("class", "board-svg");
-  svg.setAttribute("aria-hidden", "true");
+  const target = view.target;
+  const lane = Math.floor(target / 2); // holes per lane: 30 or 60
+  const step = 9;
+  const gap = 6; // between groups of five
+  const left = 22;
+  const xOf = (i) => left + (i - 1) * step + Math.floor((i - 1) / 5) * gap; // i = 1..lane
+  const width = xOf(lane) + 22;
+  const laneH = 11;
+  const sides = view.sides.length;
+  const top = 16;
+  const height = top + sides * (2 * laneH + 6) + 14;
+  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, class: "board-svg", "aria-hidden": "true", preserveAspectRatio: "xMidYMid meet" });
+  // Hole n (1..target-1) of a side: out along its first lane, back along its second.
+  const spot = (n, y0) => {
+    if (n <= 0) return { x: left - 12, y: y0 };
+    if (n >= target) return { x: left - 12, y: y0 + laneH };
+    if (n <= lane) return { x: xOf(n), y: y0 };
+    return { x: xOf(2 * lane + 1 - n), y: y0 + laneH };
+  };
+  for (let i = 5; i <= lane; i += 5) {
+    const out = svgEl("text", { x: xOf(i), y: top - 5, class: `board-num${i % 10 ? " five" : ""}`, "text-anchor": "middle" }, svg);
+    out.textContent = String(i);
+    const back = svgEl("text", { x: xOf(lane + 1 - i), y: height - 3, class: `board-num${i % 10 ? " five" : ""}`, "text-anchor": "middle" }, svg);
+    back.textContent = String(lane + i);
+  }
+  const pegs = view.pegs || view.sides.map((seats) => [view.scores[seats[0]], view.scores[seats[0]]]);
   view.sides.forEach((seats, side) => {
-    const y = 16 + side * 26;
-    const score = view.scores[seats[0]];
-    const track = document.createElementNS(SVG, "rect");
-    Object.entries({ x: 4, y: y - 9, width: width - 8, height: 18, rx: 9, class: "board-track" }).forEach(([k, v]) => track.setAttribute(k, v));
-    svg.append(track);
-    for (let i = 1; i <= holes; i++) {
-      const hole = document.createElementNS(SVG, "circle");
-      const x = 10 + i * 10 - 5 + Math.floor((i - 1) / 5) * 0;
-      hole.setAttribute("cx", x);
-      hole.setAttribute("cy", y);
-      hole.setAttribute("r", i % 5 === 0 ? 2.6 : 1.9);
-      hole.setAttribute("class", i <= score ? "hole filled" : "hole");
-      if (i <= score) hole.setAttribute("fill", PEG_COLOURS[side]);
-      svg.append(hole);
+    const y0 = top + 4 + side * (2 * laneH + 6);
+    svgEl("rect", { x: 4, y: y0 - 6, width: width - 8, height: 2 * laneH + 1, rx: 6, class: "board-track" }, svg);
+    for (let n = 1; n < target; n++) {
+      const p = spot(n, y0);
+      svgEl("circle", { cx: p.x, cy: p.y, r: 1.8, class: "hole" }, svg);
     }
-    if (score > 0) {
-      const peg = document.createElementNS(SVG, "circle");
-      peg.setAttribute("cx", 10 + Math.min(score, holes) * 10 - 5);
-      peg.setAttribute("cy", y);
-      peg.setAttribute("r", 6);
-      peg.setAttribute("fill", PEG_COLOURS[side]);
-      peg.setAttribute("class", "peg");
-      svg.append(peg);
-    }
+    const end = spot(target, y0);
+    svgEl("circle", { cx: end.x, cy: end.y, r: 3, class: "hole finish" }, svg);
+    const [back, front] = pegs[side];
+    const colour = PEG_COLOURS[side];
+    const b = spot(back, y0);
+    svgEl("circle", { cx: b.x, cy: b.y, r: 3.6, fill: "none", stroke: colour, "stroke-width": 2, class: "peg back", "data-side": side, "data-hole": back }, svg);
+    const f = spot(front, y0);
+    svgEl("circle", { cx: f.x, cy: f.y, r: 4.4, fill: colour, class: "peg front", "data-side": side, "data-hole": front }, svg);
   });
-  const label = view.sides.map((seats, side) => `${sideName(ctx, side)} ${view.scores[seats[0]]}`).join(", ");
+  const label = view.sides.map((seats, side) => `${sideName(ctx, side)} ${pegs[side][1]} (back peg ${pegs[side][0]})`).join(", ");
   const legend = h(
     "div",
     { class: "board-legend", "aria-hidden": "true" },
     ...view.sides.map((seats, side) =>
       h("span", {}, h("i", { style: { background: PEG_COLOURS[side] } }), `${sideName(ctx, side)} ${view.scores[seats[0]]}`),
     ),
-    h("span", { class: "board-target" }, `to ${view.target}`),
+    h("span", { class: "board-target" }, `${target} to win`),
   );
-  return h("div", { class: "board", role: "img", "aria-label": `Board to ${view.target}: ${label}` }, svg, legend);
+  return h("div", { class: "board", role: "img", "aria-label": `Board to ${target}: ${label}` }, svg, legend);
+}
+
+/** The cards of a count in play order, each with what it pegged beside it. */
+function countPile(ctx, cards, finished) {
+  const label = finished ? "The count just finished" : "Cards in this count";
+  const pile = h("div", { class: `count-pile${finished ? " finished" : ""}`, role: "group", "aria-label": label });
+  cards.forEach(({ seat, card, count, pegged }) => {
+    const node = tableCard(card);
+    const scored = (pegged || []).map((p) => `${p.kind} ${p.points}`).join(", ");
+    node.setAttribute("aria-label", `${seatName(ctx, seat)}: ${node.getAttribute("aria-label")}, count ${count}${scored ? `, ${scored}` : ""}`);
+    node.dataset.seat = seat;
+    const points = (pegged || []).reduce((sum, p) => sum + p.points, 0);
+    if (points) node.append(h("span", { class: "peg-badge", title: scored, "aria-hidden": "true", text: `+${points}` }));
+    pile.append(node);
+  });
+  if (finished) {
+    const last = cards[cards.length - 1];
+    const go = finished.go;
+    let text = last ? `Count over at ${last.count}` : "Count over";
+    if (go) text += ` · ${seatName(ctx, go.seat)}: ${go.kind} ${go.points}`;
+    pile.append(h("span", { class: "count-over", text }));
+  }
+  return pile;
 }
 
 function peggedText(ctx) {
@@ -92,18 +137,19 @@ export default {
     const crib = stackNode(view.crib_size, `${dealer === "You" ? "Your" : `${dealer}'s`} crib`, "crib");
     const top = h("div", { class: "pile-row" }, crib, cut);
     const parts = [h("div", { class: "felt-info" }, `Deal ${view.deal_number} · ${view.phase === "discard" ? "discard to the crib" : view.phase}`), top];
-    if (view.phase === "play") {
-      top.append(bigNumber("Count", view.count, view.count > 25 ? "warn" : ""));
-      const pile = h("div", { class: "count-pile", role: "group", "aria-label": "Cards in this count" });
-      view.pile.forEach(({ seat, card }) => {
-        const node = tableCard(card);
-        node.setAttribute("aria-label", `${seatName(ctx, seat)}: ${node.getAttribute("aria-label")}`);
-        pile.append(node);
-      });
-      parts.push(pile);
+    if (view.phase === "play" || (view.phase === "show" && view.last_count)) {
+      // The count in play; between counts, the one just finished stays until the next begins.
+      const current = view.count_cards || [];
+      const finished = !current.length && view.last_count ? view.last_count : null;
+      const cards = finished ? finished.cards : current;
+      if (view.phase === "play") top.append(bigNumber("Count", view.count));
+      parts.push(countPile(ctx, cards, finished));
     }
+    // What the last move pegged, unless the finished count beside it says so already.
     const pegged = peggedText(ctx);
-    if (pegged) parts.push(h("p", { class: "felt-note", text: pegged }));
+    const shownGo = !(view.count_cards || []).length && view.last_count && view.last_count.go;
+    const onlyGo = shownGo && (view.pegged || []).every((p) => p.kind === "go" || p.kind === "last card");
+    if (pegged && !onlyGo) parts.push(h("p", { class: "felt-note", text: pegged }));
     return h("div", { class: "center-stack" }, ...parts);
   },
   below(ctx) {
@@ -142,9 +188,6 @@ export default {
     if (ctx.view.phase !== "show") return null;
     const name = seatName(ctx, seat);
     return `The show: ${name} ${name === "You" ? "deal" : "deals"} next`;
-  },
-  goal(ctx) {
-    return `First to ${ctx.view.target} points wins.`;
   },
   summary(ctx) {
     const { view } = ctx;

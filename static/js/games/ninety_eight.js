@@ -13,12 +13,15 @@ export default {
       node.style.setProperty("--k", shown.length - 1 - i);
       pile.append(node);
     });
-    const danger = view.total > 88 ? "danger" : view.total > 75 ? "warn" : "";
+    // Warn from what the server computed for your cards: some (or every) play goes over.
+    const effects = view.effects || [];
+    const losing = effects.filter((e) => e.loses).length;
+    const danger = !effects.length || !losing ? "" : losing === effects.length ? "danger" : "warn";
     return h(
       "div",
       { class: "center-stack row-center" },
       h("div", { class: "felt-info" }, `Deal ${view.deal_number}`),
-      h("div", { class: "pile-row" }, stackNode(view.stock_count, "Stock"), pile, bigNumber("Total", view.total, danger)),
+      h("div", { class: "pile-row" }, stackNode(view.stock_count, "Stock"), pile, bigNumber(`Total · max ${view.limit}`, view.total, danger)),
     );
   },
   seatExtra(ctx, seat) {
@@ -29,17 +32,21 @@ export default {
   bubble(move) {
     return move.play ? cardShort(move.play) : "";
   },
-  goal(ctx) {
-    return "Keep the total at 98 or under. K makes it 98, 10 takes 10 away, J and Q add nothing.";
+  /** Each card in your hand with the total it would make; the ones that go over marked red. */
+  handMarks(ctx) {
+    const effects = ctx.view.effects || [];
+    return new Map(
+      effects.map((e) => [e.card, { short: e.loses ? `${e.total}: over!` : `→ ${e.total}`, label: e.loses ? `makes the total ${e.total}: over ${ctx.view.limit}, you lose the deal` : `makes the total ${e.total}`, kind: e.loses ? "danger" : "effect" }]),
+    );
   },
   summary(ctx) {
     const last = ctx.view.last_deal;
     if (!last) return null;
     const text =
       last.loser === null || last.loser === undefined
-        ? "Nobody went over 98."
+        ? `Nobody went over ${ctx.view.limit}.`
         : `${seatName(ctx, last.loser)} played ${cardShort(last.card)} and took the total to ${last.total}.`;
-    return { key: `n98-${ctx.view.deal_number}-${ctx.view.phase === "over"}`, title: "Over 98!", body: h("p", { text }) };
+    return { key: `n98-${ctx.view.deal_number}-${ctx.view.phase === "over"}`, title: `Over ${ctx.view.limit}!`, body: h("p", { text }) };
   },
   resultNote(ctx) {
     const s = this.summary(ctx);

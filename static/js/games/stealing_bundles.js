@@ -1,6 +1,6 @@
 // Stealing Bundles' table: the pool, the stock, and each seat's bundle (top card and size).
 
-import { cardList, cardName, cardShort, tableBack, tableCard } from "../cards.js";
+import { cardList, cardName, cardShort } from "../cards.js";
 import { cardRow, h, seatName, stackNode } from "../layout.js";
 
 function takeText(ctx, take) {
@@ -11,6 +11,9 @@ function takeText(ctx, take) {
 }
 
 export default {
+  plateScore: false, // the bundle badge shows the size, which is the score
+  historyTitle: "After each round",
+  historyLabel: "Round",
   center(ctx) {
     const { view } = ctx;
     const pool = view.pool.length ? cardRow(view.pool, `The pool: ${cardList(view.pool)}`, "pool") : h("div", { class: "pool empty-pool", text: "The pool is empty" });
@@ -22,15 +25,18 @@ export default {
     }
     return h("div", { class: "center-stack" }, ...parts);
   },
+  /** A seat's bundle in one badge: its top card and its size ("Bundle Q♠ · 7"). */
   seatExtra(ctx, seat) {
     const bundle = ctx.view.bundles[seat];
     const label = bundle.top ? `Bundle: ${bundle.size} cards, ${cardName(bundle.top)} on top` : "Bundle: empty";
-    const box = h("div", { class: "bundle", role: "img", "aria-label": label });
-    if (bundle.size > 1) box.append(tableBack("", "bundle-under"));
-    if (bundle.top) box.append(tableCard(bundle.top, "bundle-top"));
-    else box.append(h("div", { class: "bundle-empty" }));
-    box.append(h("span", { class: "bundle-size", "aria-hidden": "true", text: String(bundle.size) }));
-    return box;
+    const red = bundle.top && "DH".includes(bundle.top[1]);
+    return h(
+      "span",
+      { class: "bundle-badge", role: "img", "aria-label": label, title: label },
+      h("span", { class: "bundle-word", "aria-hidden": "true", text: "Bundle" }),
+      bundle.top ? h("span", { class: `bundle-top${red ? " red-card" : ""}`, "aria-hidden": "true", text: cardShort(bundle.top) }) : h("span", { class: "bundle-top empty", "aria-hidden": "true", text: "—" }),
+      h("span", { class: "bundle-size", "aria-hidden": "true", text: `${bundle.size}` }),
+    );
   },
   bubble(move) {
     return move.play ? cardShort(move.play) : "";
@@ -42,8 +48,5 @@ export default {
       return text ? `played ${cardName(move.play)} and ${text.replace(/ with .*$/, "")}` : null;
     }
     return null;
-  },
-  goal() {
-    return "The biggest bundle at the end wins.";
   },
 };

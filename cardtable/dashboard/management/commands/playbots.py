@@ -34,7 +34,7 @@ def play_games(
 ) -> Table:
     """Play ``games`` bot-only games at one new table through the table service; return the table."""
     host, _ = Player.objects.get_or_create(name="playbots", user=None)
-    table = services.create_table(host, game_id, players, options)
+    table = services.create_table(host, game_id, players, options, seated=False)
     levels = levels or ["random"]
     if len(levels) == 1:
         levels = levels * table.players

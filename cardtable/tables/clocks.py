@@ -1,0 +1,128 @@
+"""The turn clock: a table's deadline, kept in the database, and what happens when it passes.
+
+A clocked table (``Table.clock`` seconds per turn) stores ``Table.deadline``,
+restarted by every change of its running game (``restart``, from
+``services._changed``). Every process watches the deadlines of the tables it
+serves (``bots.BotDriver``, a listener of ``on_deadline``), so a deadline survives a restart and holds across
+processes; when one passes, ``turns.expire`` takes the table's row lock, checks the
+deadline again and moves for each seat still to act as a stand-in bot would,
+through ``services.apply_locked``. The lock and the re-check make exactly one
+process act on one deadline: the moves restart the clock, so any other
+process that wakes for the same deadline finds it in the future and does
+nothing.
+
+The late moves are computed under the lock (a stand-in thinks at most
+``BOT_NORMAL_SECONDS`` at the default level): a human move racing them waits for
+the lock, then is refused as ``not_your_turn`` or ``stale_version``.
+
+Two timeouts in a row make a seat away (``Seat.stand_in``): the stand-in bot
+plays on until the human moves or comes back.
+
+``now`` is the one source of time here, so tests can move it forward instead
+of sleeping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from django.utils import timezone
+
+from cardtable.tables.errors import TableError
+
+if TYPE_CHECKING:
+    from cardtable.tables.models import Table
+
+MIN_CLOCK, MAX_CLOCK = 5, 300
+# Timeouts in a row after which a seat counts as away.
+AWAY_AFTER = 2
+
+
+Listener = Callable[[str, "datetime | None"], None]
+_listeners: list[Listener] = []
+
+
+def on_deadline(listener: Listener) -> None:
+    """Call ``listener(table_id, deadline)`` after a change this process commits to a clocked table.
+
+    The bot driver subscribes at startup to watch the deadline, so the services
+    that set it know nothing of the driver.
+    """
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def deadline_changed(table_id: str, deadline: datetime | None) -> None:
+    """Tell the listeners a clocked table's deadline is now ``deadline`` (after commit)."""
+    for listener in _listeners:
+        listener(table_id, deadline)
+
+
+def now() -> datetime:
+    """The time the turn clock reads (tests replace it to let time pass at once)."""
+    return timezone.now()
+
+
+def check_clock(value: object) -> int:
+    """Return the clock's seconds per turn (0: no clock), or raise ``bad_options``."""
+    if value is None:
+        return 0
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not (value == 0 or MIN_CLOCK <= value <= MAX_CLOCK)
+    ):
+        raise TableError(
+            "bad_options", f"clock is 0 (no clock) or whole seconds from {MIN_CLOCK} to {MAX_CLOCK}"
+        )
+    return value
+
+
+def restart(table: Table, keep: bool = False) -> None:
+    """Set the deadline for the table's new state (the caller saves the row).
+
+    A running game on a clocked table gets ``clock`` seconds from now, unless
+    ``keep`` and a deadline already runs; anything else has no deadline.
+    """
+    if table.clock and table.status == "playing" and not table.ended:
+        if not (keep and table.deadline is not None):
+            table.deadline = now() + timedelta(seconds=table.clock)
+    else:
+        table.deadline = None
+
+
+def seconds_left(deadline: datetime | None) -> float | None:
+    """Seconds until ``deadline`` by this clock (negative once passed), or ``None`` without one."""
+    return None if deadline is None else (deadline - now()).total_seconds()
+
+
+def resume(table_id: str) -> datetime | None:
+    """Someone connected: restart the clock of a game it stopped for (paused with nobody here).
+
+    Returns the table's deadline (``None`` without one), for this process to watch.
+    """
+    from cardtable.tables.models import Table
+
+    rows = Table.objects.filter(pk=table_id, status=Table.PLAYING, clock__gt=0, ended="")
+    table = rows.only("clock", "deadline").first()
+    if table is None:
+        return None
+    if table.deadline is None:
+        deadline = now() + timedelta(seconds=table.clock)
+        if rows.filter(deadline__isnull=True).update(deadline=deadline):
+            return deadline
+        table.refresh_from_db(fields=["deadline"])
+    return table.deadline
+
+
+def next_deadline(table_id: str) -> datetime | None:
+    """The table's deadline, if its game runs on a clock."""
+    from cardtable.tables.models import Table
+
+    return (
+        Table.objects.filter(pk=table_id, status=Table.PLAYING, clock__gt=0)
+        .values_list("deadline", flat=True)
+        .first()
+    )

@@ -1,0 +1,170 @@
+"""The turns the server plays: bots, stand-ins for absent humans, and the turn clock's timeouts.
+
+``next_job`` reads what bot turns a table has pending, ``Job.choose`` computes a
+move (with the seed formula a replay repeats), and ``take_turn`` makes it through
+``services.apply_move``, the one path of every move. The driver (``bots.py``)
+and ``playbots`` (``play_pending``) play the same turns; ``expire`` plays the
+turn clock's timeouts under the table lock (``clocks.py`` says how).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Max, Q
+
+from cardtable.tables import clocks, presence, services
+from cardtable.tables.errors import TableError
+from cardtable.tables.models import Match, MoveRecord, Seat, Table
+from games import get_game
+from games.bots import make_bot
+
+log = logging.getLogger(__name__)
+
+# A refusal that says the table moved on under the bot (a person or another
+# process moved first, a human came back): the driver just looks again.
+MOVED_ON = frozenset({"stale_version", "not_your_turn", "game_not_running"})
+
+
+@dataclass
+class Job:
+    """Bot turns to take at one version of a table."""
+
+    version: int
+    game: str
+    state: dict
+    seed: int
+    seats: list[tuple[int, str, str]]  # (seat, bot level, by)
+
+    def turn_seed(self, seat: int) -> int:
+        """Return the seed of ``seat``'s bot at this version: a replay of the table repeats its moves."""
+        return (self.seed * 1_000_003 + self.version * 31 + seat) & 0x7FFFFFFF
+
+    def choose(self, seat: int, level: str) -> dict[str, Any]:
+        """Compute ``seat``'s move at this version (slow: the driver runs it in a worker thread)."""
+        return choose(self.game, self.state, seat, level, self.turn_seed(seat))
+
+
+def next_job(table_id: str) -> Job | None:
+    """Return the bot turns pending at a table, or ``None`` when no bot is to act."""
+    # Most tables have no bot and no stand-in: one small query, no state to parse.
+    if not Seat.objects.filter(table_id=table_id).filter(Q(stand_in=True) | ~Q(bot_level="")).exists():
+        return None
+    table = Table.objects.filter(pk=table_id, status=Table.PLAYING).first()
+    if table is None:
+        return None
+    game = get_game(table.game)
+    to_act = game.to_act(game.from_json(table.state))
+    seats = {s.index: s for s in table.seats.filter(index__in=to_act)}
+    turns = []
+    for index in to_act:
+        seat = seats[index]
+        if seat.bot_level:
+            turns.append((index, seat.bot_level, MoveRecord.BOT))
+        elif seat.stand_in:
+            turns.append((index, settings.STAND_IN_LEVEL, MoveRecord.STAND_IN))
+    if not turns:
+        return None
+    seed = Match.objects.filter(table=table, number=table.game_number).values_list("seed", flat=True).first()
+    return Job(table.version, table.game, table.state, seed or 0, turns)
+
+
+def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
+    """Compute a bot's move (runs in a worker thread).
+
+    A bot that fails must not stall its table: the failure is logged and the
+    seat plays a random legal move instead.
+    """
+    game = get_game(game_id)
+    state = game.from_json(state_json)
+    budget: dict[str, Any] = {}
+    if level in settings.BOT_THINK_SECONDS:
+        budget = {
+            "max_seconds": settings.BOT_THINK_SECONDS[level],
+            "playout_scale": settings.BOT_PLAYOUT_SCALE,
+        }
+    try:
+        return make_bot(level, game, seed, **budget).choose(state, seat)
+    except Exception:
+        log.exception("%s bot failed in %s; playing a random move instead", level, game_id)
+        return game.random_move(state, seat, random.Random(seed))
+
+
+_timing = random.SystemRandom()  # the think time must not be predictable either
+
+
+def think_time(level: str) -> float:
+    """Seconds a bot of ``level`` takes to answer, drawn the same way whatever the position.
+
+    A search bot with one legal move would answer at once and with several would
+    search for up to its budget, so its answer time told how many moves it had
+    (docs/security.md S6). Every answer now takes at least this long: the level's
+    whole think budget and up to a quarter more, at random.
+    """
+    budget = settings.BOT_THINK_SECONDS.get(level, 0.0)
+    return budget * _timing.uniform(1.0, 1.25)
+
+
+def take_turn(table_id: str, job: Job, seat: int, by: str, move: dict[str, Any]) -> bool:
+    """Make a bot's computed move through ``services.apply_move``, the one path of every move.
+
+    Returns whether it was made. A refusal because the table moved on (``MOVED_ON``)
+    returns ``False``: the caller looks at the table again. Any other refusal is a
+    bot's bug and is raised.
+    """
+    try:
+        services.apply_move(table_id, move, job.version, seat=seat, by=by)
+    except TableError as error:
+        if error.code not in MOVED_ON:
+            raise
+        log.debug("bot move at %s refused: %s", table_id, error.code)
+        return False
+    return True
+
+
+def play_pending(table_id: str) -> None:
+    """Play every bot turn due at the table, in this thread, until none is (``playbots``).
+
+    The same turns, seeds and moves as the driver, without its pause.
+    """
+    while (job := next_job(table_id)) is not None:
+        for seat, level, by in job.seats:
+            take_turn(table_id, job, seat, by, job.choose(seat, level))
+
+
+def expire(table_id: str) -> list[int]:
+    """Act on a passed deadline: move for every late seat; return the seats moved for.
+
+    Does nothing (returns ``[]``) when the deadline has not passed, has been
+    met, or the table is paused because nobody is connected (the clock then
+    stops: the deadline is cleared, and restarts when someone connects).
+    """
+    with services.locked_table(table_id) as table:
+        if table.status != Table.PLAYING or table.deadline is None or table.deadline > clocks.now():
+            return []
+        if not presence.anyone_here(table_id):
+            table.deadline = None
+            table.save(update_fields=["deadline"])
+            return []
+        game = get_game(table.game)
+        state = game.from_json(table.state)
+        match = Match.objects.annotate(last_seq=Max("moves__seq")).get(table=table, number=table.game_number)
+        late = list(game.to_act(state))
+        table.last_timeout = late  # saved with each timeout move (services.apply_locked)
+        for index in late:
+            if table.status != Table.PLAYING or index not in game.to_act(state):
+                continue
+            # The bots' own turn (bots.Job): the same move a stand-in would make at this version.
+            job = Job(table.version, table.game, game.to_json(state), match.seed or 0, [])
+            move = job.choose(index, settings.STAND_IN_LEVEL)
+            seat = table.seats.get(index=index)
+            if seat.player_id is not None and not seat.stand_in:
+                seat.timeouts += 1
+                seat.stand_in = seat.timeouts >= clocks.AWAY_AFTER  # away: the stand-in plays on
+                seat.save(update_fields=["timeouts", "stand_in"])
+            services.apply_locked(table, game, state, match, index, move, MoveRecord.TIMEOUT)
+        return late
