@@ -9,6 +9,7 @@ means adding its folder and nothing else.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from games.engine import Game, GameError
@@ -30,10 +31,35 @@ def _load(ids: list[str]) -> dict[str, Game]:
 GAMES: dict[str, Game] = _load(game_ids())
 
 
+# Games beyond GAMES (RECYCLE descriptions staff stored): the server registers a source,
+# a function from an id to its game (None when it has none) and one listing them all.
+_SOURCES: list[tuple[Callable[[str], Game | None], Callable[[], Iterable[Game]]]] = []
+
+
+def add_source(find: Callable[[str], Game | None], listing: Callable[[], Iterable[Game]]) -> None:
+    """Register more games: ``find(id)`` returns one (or ``None``), ``listing()`` all of them.
+
+    Registering the same pair again changes nothing.
+    """
+    if (find, listing) not in _SOURCES:
+        _SOURCES.append((find, listing))
+
+
+def catalog() -> list[Game]:
+    """Return every game a table may play: ``GAMES``, then each source's games."""
+    return [*GAMES.values(), *(game for _, listing in _SOURCES for game in listing())]
+
+
 def get_game(game_id: object) -> Game:
-    """Return the game with this id; raise ``GameError`` naming the known ones."""
+    """Return the game with this id, from ``GAMES`` or a source; raise ``GameError`` naming the known ones."""
     try:
         return GAMES[game_id]  # type: ignore[index]
     except (KeyError, TypeError):
-        known = ", ".join(GAMES)
-        raise GameError(f"there is no game {game_id!r} (known: {known})") from None
+        pass
+    if isinstance(game_id, str):
+        for find, _ in _SOURCES:
+            game = find(game_id)
+            if game is not None:
+                return game
+    known = ", ".join(GAMES)
+    raise GameError(f"there is no game {game_id!r} (known: {known})") from None

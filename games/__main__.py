@@ -1,4 +1,5 @@
-"""Command line: ``python -m games simulate GAME --games N --seed S ...`` (PROTOCOL.md).
+"""Command line: ``python -m games simulate GAME --games N --seed S ...`` (PROTOCOL.md)
+and ``python -m games stats GAME ...`` (CardStock's design statistics, docs/dashboard.md).
 
 ``GAME`` is a game id or a RECYCLE description file (``PATH.rcy``, docs/recycle.md).
 """
@@ -122,6 +123,70 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def stats(args: argparse.Namespace, out: TextIO) -> int:
+    """Run CardStock's three experiments on a game and print its six heuristics."""
+    from games.stats import NAMES, measure
+
+    game = resolve_game(args.game)
+    options = parse_options(args.options)
+    if args.preset is not None:
+        options = {**(options or {}), "preset": args.preset}
+    counts = {
+        "random": args.random_games,
+        "one_search": args.one_search_games,
+        "all_search": args.all_search_games,
+    }
+    game.new(args.players, options, args.seed)  # bad players or options fail before any work
+    started = time.perf_counter()
+    result = measure(game, args.players, options, counts, args.playouts, args.seed)
+    result["seconds"] = round(time.perf_counter() - started, 3)
+    print(f"game: {result['game']}", file=out)
+    print(f"players: {result['players']}", file=out)
+    print(f"options: {json.dumps(result['options'], sort_keys=True)}", file=out)
+    for kind, figures in result["experiments"].items():
+        print(
+            f"{kind}: {figures['games']} games, {figures['moves_per_game']} moves per game, "
+            f"seat 0 wins {figures['seat0_win_rate']}",
+            file=out,
+        )
+    print(f"playouts per move: {args.playouts}", file=out)
+    for name in NAMES:
+        value = result["heuristics"][name]
+        print(f"{name}: {'-' if value is None else f'{value:.2f}'}", file=out)
+    print(f"seconds: {result['seconds']:.1f}", file=out)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(result, handle)
+    return 0
+
+
+def add_stats_parser(commands: Any) -> None:
+    """Add the ``stats`` command and its budget options."""
+    from games.stats import DEFAULT_COUNTS, DEFAULT_PLAYOUTS
+
+    st = commands.add_parser("stats", help="CardStock's design statistics of a game")
+    st.add_argument("game", help="a game id or a RECYCLE description, PATH.rcy")
+    st.add_argument("--players", type=int)
+    st.add_argument("--options", help="JSON object, e.g. '{\"target\": 50}'")
+    st.add_argument("--preset", help="a preset of the game, e.g. cardstock (same as --options' preset)")
+    st.add_argument("--seed", type=int, default=0)
+    st.add_argument("--random-games", type=int, default=DEFAULT_COUNTS["random"], help="all-random games")
+    st.add_argument(
+        "--one-search-games",
+        type=int,
+        default=DEFAULT_COUNTS["one_search"],
+        help="games of one search player",
+    )
+    st.add_argument(
+        "--all-search-games",
+        type=int,
+        default=DEFAULT_COUNTS["all_search"],
+        help="games of all search players",
+    )
+    st.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, help="search playouts per legal move")
+    st.add_argument("--json", help="write the statistics, with a lead history, to this file")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run it; errors print one line and exit 2."""
     parser = argparse.ArgumentParser(prog="python -m games")
@@ -134,11 +199,16 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--options", help='JSON object, e.g. \'{"preset": "cardstock"}\'')
     sim.add_argument("--bots", help="one level for all seats, or one per seat: hard,easy,easy,easy")
     sim.add_argument("--log", help="write one JSON object per game to this file")
+    add_stats_parser(commands)
     args = parser.parse_args(argv)
-    if args.games < 1:
+    if args.command == "simulate" and args.games < 1:
         parser.error("--games must be at least 1")
+    if args.command == "stats":
+        budgets = (args.random_games, args.one_search_games, args.all_search_games)
+        if min(budgets) < 0 or max(budgets) == 0 or args.playouts < 1:
+            parser.error("game counts must be 0 or more (one at least positive) and --playouts at least 1")
     try:
-        return simulate(args, sys.stdout)
+        return (stats if args.command == "stats" else simulate)(args, sys.stdout)
     except GameError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

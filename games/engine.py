@@ -127,6 +127,8 @@ class GameInfo:
     how_to_play: tuple[str, ...] = ()
     glossary: tuple[tuple[str, str], ...] = ()
     preset_help: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    # A game staff added from a RECYCLE description: the lobby marks it "experimental".
+    experimental: bool = False
 
     def preset_option(self) -> Option:
         """Return ``preset`` as an option: ``standard`` and the named presets, explained."""
@@ -152,6 +154,7 @@ class GameInfo:
             "goal": self.goal,
             "how_to_play": list(self.how_to_play),
             "glossary": [{"term": term, "meaning": meaning} for term, meaning in self.glossary],
+            "experimental": self.experimental,
         }
 
     def winners(self, scores: Sequence[int]) -> list[int]:

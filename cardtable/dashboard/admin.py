@@ -1,10 +1,11 @@
-"""The admin for the dashboard's records: the game summaries (chat moderation is the tables app's)."""
+"""The admin for the dashboard's records: game summaries and design statistics (chat moderation
+is the tables app's)."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from cardtable.dashboard.models import GameSummary
+from cardtable.dashboard.models import DesignStats, GameSummary
 from cardtable.tables.admin import ReadOnly
 
 
@@ -16,3 +17,11 @@ class GameSummaryAdmin(ReadOnly, admin.ModelAdmin):
     list_filter = ("game", "players", "bot_only")
     search_fields = ("match__table__id",)
     list_select_related = ("match",)
+
+
+@admin.register(DesignStats)
+class DesignStatsAdmin(ReadOnly, admin.ModelAdmin):
+    """CardStock's design statistics per game variant (written by ``manage.py designstats``)."""
+
+    list_display = ("game", "players", "label", "heuristics", "playouts", "computed")
+    list_filter = ("game", "players")

@@ -162,9 +162,15 @@ def rate_bars(
 
 
 def lines(
-    history: Sequence[Sequence[float]], names: Sequence[str], marks: Sequence[int], title: str, desc: str
+    history: Sequence[Sequence[float]],
+    names: Sequence[str],
+    marks: Sequence[int],
+    title: str,
+    desc: str,
+    unit: str = "moves",
 ) -> SafeString:
-    """One step line per seat over the steps (lead history), with a faint rule where each deal began."""
+    """One step line per seat over the steps (lead history), with a faint rule where each deal began;
+    ``unit`` names the steps under the chart."""
     flat = [v for scores in history for v in scores] or [0]
     low, high = min(0, min(flat)), nice_ceiling(max(flat)) if max(flat) > 0 else 1
     height = H + 14
@@ -192,7 +198,8 @@ def lines(
             f"<title>{escape(name)}: {_fmt(final)} at the end</title></polyline>"
         )
     body.append(
-        f'<text x="{W - RIGHT}" y="{height - BOTTOM}" text-anchor="end" fill="#444">{steps} moves</text>'
+        f'<text x="{W - RIGHT}" y="{height - BOTTOM}" text-anchor="end" fill="#444">'
+        f"{steps} {escape(unit)}</text>"
     )
     body += _legend(names, y0=height - 6, lines=True)
     return _svg(title, desc, body, height)

@@ -8,6 +8,7 @@ in the tables app.)
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from cardtable.tables.models import Match
@@ -38,3 +39,53 @@ class GameSummary(models.Model):
 
     def __str__(self) -> str:
         return f"summary of {self.match}"
+
+
+class DesignStats(models.Model):
+    """CardStock's design statistics of one game variant, computed offline by
+    ``manage.py designstats`` (``games.stats.measure``; docs/dashboard.md)."""
+
+    game = models.CharField(max_length=64)
+    players = models.PositiveSmallIntegerField()
+    # The options as asked (a preset and/or options) as canonical JSON, and a label for people.
+    variant = models.CharField(max_length=500)
+    label = models.CharField(max_length=200, blank=True, default="")
+    # fairness, convergence, spread, drama, security, order (each 0-1, or null when not run).
+    heuristics = models.JSONField(default=dict)
+    # Per experiment: games, moves per game, seat 0's win rate.
+    experiments = models.JSONField(default=dict)
+    # One all-search game's lead history: [{"seat": chooser, "lead": [estimate per seat]}, ...].
+    lead_history = models.JSONField(default=list)
+    playouts = models.PositiveIntegerField()
+    seed = models.IntegerField(default=0)
+    seconds = models.FloatField(default=0)
+    computed = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "players", "variant"], name="designstats_one_per_variant")
+        ]
+        ordering = ["game", "players", "variant"]
+
+    def __str__(self) -> str:
+        return f"design statistics of {self.game} ({self.players} players, {self.label or self.variant})"
+
+
+class StoredGame(models.Model):
+    """A RECYCLE description staff added on the dashboard: a game the lobby lists as
+    experimental (``cardtable/dashboard/recycle_games.py``; docs/dashboard.md)."""
+
+    game_id = models.CharField(max_length=32, unique=True)
+    name = models.CharField(max_length=80)
+    text = models.TextField()
+    players = models.PositiveSmallIntegerField()
+    # The random games played before storing it: games, moves per game (mean, most), wins per seat.
+    checked = models.JSONField(default=dict)
+    added_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game_id})"

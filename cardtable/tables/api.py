@@ -16,7 +16,7 @@ from cardtable.tables.errors import TableError
 from cardtable.tables.identity import SESSION_KEY, player_for
 from cardtable.tables.models import Player, Table
 from cardtable.tables.state import table_summary
-from games import GAMES
+from games import catalog
 
 STATUS = {
     "not_found": 404,
@@ -122,7 +122,7 @@ def session(request: HttpRequest) -> JsonResponse:
 @api("GET")
 def games(request: HttpRequest) -> JsonResponse:
     """List the games and their options."""
-    return JsonResponse([game.info.to_json() for game in GAMES.values()], safe=False)
+    return JsonResponse([game.info.to_json() for game in catalog()], safe=False)
 
 
 @api("GET", "POST")

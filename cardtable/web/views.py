@@ -9,12 +9,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from games import GAMES
+from games import catalog
 
 
 def games_info() -> list[dict[str, Any]]:
     """Return every game as ``/api/games/`` lists it, for the page to read at once."""
-    return [game.info.to_json() for game in GAMES.values()]
+    return [game.info.to_json() for game in catalog()]
 
 
 def _say(value: Any) -> str:

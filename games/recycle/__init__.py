@@ -18,9 +18,12 @@ LIBRARY = Path(__file__).parent / "library"
 MAX_FILE_BYTES = 256_000
 
 
-def loads(text: str, name: str = "RECYCLE game") -> RecycleGame:
-    """Compile a description's text; ``name`` names the game."""
-    return RecycleGame(text, name)
+def loads(
+    text: str, name: str = "RECYCLE game", game_id: str | None = None, experimental: bool = False
+) -> RecycleGame:
+    """Compile a description's text; ``name`` names the game, ``game_id`` gives its id
+    (``recycle_<name>`` otherwise), ``experimental`` marks a game staff added."""
+    return RecycleGame(text, name, game_id, experimental)
 
 
 def load(path: str | Path, name: str | None = None) -> RecycleGame:

@@ -24,17 +24,20 @@ class RecycleGame(Game):
     otherwise ``{"choice": [branch, item, ...]}`` (docs/recycle.md).
     """
 
-    def __init__(self, text: str, name: str = "RECYCLE game") -> None:
+    def __init__(
+        self, text: str, name: str = "RECYCLE game", game_id: str | None = None, experimental: bool = False
+    ) -> None:
         self.program: Program = compile_program(text, name)
         count = self.program.player_count
         self.info = GameInfo(
-            id=f"recycle_{slug(name)}",
+            id=game_id or f"recycle_{slug(name)}",
             name=name,
             min_players=count,
             max_players=count,
             default_players=count,
             options={},
             low_score_wins=self.program.lowest_wins,
+            experimental=experimental,
         )
         self.bot_settings = bots.settings(self.info)
 

@@ -15,6 +15,7 @@ import cribbage from "./games/cribbage.js";
 import hearts from "./games/hearts.js";
 import ninetyEight from "./games/ninety_eight.js";
 import stealingBundles from "./games/stealing_bundles.js";
+import recycle from "./games/recycle.js";
 
 const LAYOUTS = { agram, cribbage, hearts, ninety_eight: ninetyEight, stealing_bundles: stealingBundles };
 const CONFIRM = { pass: "Pass cards", discard: "Discard" };
@@ -295,7 +296,7 @@ function render(msg) {
   page.pending = false;
   const table = msg.table;
   const you = msg.you || { seat: null, host: false };
-  const game = LAYOUTS[table.game] || agram;
+  const game = LAYOUTS[table.game] || (table.game.startsWith("recycle_") ? recycle : agram);
   const view = msg.view;
   const lastKey = view && view.last ? JSON.stringify([view.deal_number, view.last, view.hand_counts]) : null;
   const legal = msg.legal_moves || [];

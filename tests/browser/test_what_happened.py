@@ -25,6 +25,46 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 LAPTOP = {"width": 1280, "height": 800}
 
+# Cribbage's felt, read in one call: the pairs of things a player must see apart
+# (the crib's and the start's labels; a count card's pegging badge and another card;
+# the count's last line and the seats or their bubbles; a seat's bubble and the
+# table), and how much each count card hides of the one before it (a fraction of
+# the card's width).
+KEPT_COUNT_ON_OUR_TURN_JS = """() => document.body.dataset.myTurn === 'yes'
+  && !!document.querySelector('.count-pile.finished .card')"""
+
+CRIBBAGE_CLASHES_JS = """() => {
+  const box = (n) => n.getBoundingClientRect();
+  const meet = (n, m) => {
+    const a = box(n), b = box(m);
+    return a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  };
+  const all = (selector) => [...document.querySelectorAll(selector)];
+  const name = (n) => n.dataset.card || n.textContent.trim() || n.className;
+  const clashes = [];
+  const crib = document.querySelector('#center .crib .stack-label');
+  const start = document.querySelector('#center .start-card ~ .stack-label');
+  if (crib && start && meet(crib, start)) clashes.push(`crib label ${crib.textContent} / start label`);
+  const cards = all('#center .count-pile .card');
+  const hidden = [];
+  cards.forEach((card, i) => {
+    if (i) hidden.push((box(cards[i - 1]).right - box(card).left) / box(card).width);
+    const badge = card.querySelector('.peg-badge');
+    for (const other of badge ? cards : []) {
+      if (other !== card && meet(badge, other)) clashes.push(`badge ${badge.textContent} on ${name(other)}`);
+    }
+  });
+  const over = document.querySelector('#center .count-over');
+  for (const n of over ? all('#seats .plate, #seats .bubble, #center .count-pile .card') : []) {
+    if (meet(over, n)) clashes.push(`count line on ${name(n)}`);
+  }
+  const table = all('#center :is(.card, .stack, .big-number, .stack-label, .peg-badge)');
+  for (const b of all('#seats .bubble')) {
+    for (const n of table) if (meet(b, n)) clashes.push(`bubble ${b.textContent} on ${name(n)}`);
+  }
+  return { clashes, hidden };
+}"""
+
 # The trick the page shows on the felt (cards with their seats), read in one call.
 FELT_TRICK_JS = """() => [...document.querySelectorAll('#center .trick .card')].map(
   (c) => c.dataset.seat + ':' + c.dataset.card).sort()"""
@@ -96,7 +136,8 @@ def test_cribbage_keeps_the_count_and_pegs_the_board(site_server, new_page):
     play_against_bots(page, site_server.url, "Ann", "cribbage", 2, {"Play to": "61"})
     rng = random.Random(4)
     for _ in range(400):
-        if page.locator(".count-pile.finished .card").count():
+        # On our turn (read in one call), so that no bot's move changes the felt while it is read.
+        if page.evaluate(KEPT_COUNT_ON_OUR_TURN_JS):
             break
         state = read_state(page)
         if not take_turn(page, rng, state=state):
@@ -110,6 +151,17 @@ def test_cribbage_keeps_the_count_and_pegs_the_board(site_server, new_page):
     scoring = [label for label in labels if re.search(r"(fifteen|pair|run|thirty-one) \d", label)]
     assert badges == len(scoring)
     page.screenshot(path=str(ARTIFACTS / "cribbage-count-kept.png"))
+    # Nothing on the felt runs into anything else, at laptop and phone sizes.
+    for width, height in [(1280, 800), (1366, 768), (390, 844)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.screenshot(path=str(ARTIFACTS / f"cribbage-count-{width}x{height}.png"))
+        felt = page.evaluate(CRIBBAGE_CLASHES_JS)
+        assert felt["clashes"] == [], f"{width}x{height}: {felt['clashes']}"
+        assert all(part <= 0.3 for part in felt["hidden"]), (
+            f"{width}x{height}: count cards hide {felt['hidden']}"
+        )
+    page.set_viewport_size(LAPTOP)
     # The pegs: the front peg of each side stands at its score; the back one behind it.
     scores = page.locator("#scores table.score-table:not(.history) td.num").all_text_contents()
     for side, score in enumerate(scores):

@@ -567,7 +567,7 @@ async def bot_table(server_base: str, ws_base: str, game: str, seats: int, level
     conn = await Conn.open(ws_base, table["ws"], host)
     try:
         await conn.wait_for(lambda m: m.get("type") == "state")
-        # The creator sits at seat 0 on creation (docs/protocol.md): stand up for the bot.
+        # The creator sits at seat 0 on creation (PROTOCOL.md): stand up to leave every seat to bots.
         reply = await conn.request(
             {"type": "stand"},
             lambda m: is_error(m) or (m.get("type") == "state" and m["you"]["seat"] is None),

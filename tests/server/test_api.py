@@ -93,7 +93,9 @@ def test_games_are_listed_with_their_options() -> None:
             "goal",
             "how_to_play",
             "glossary",
+            "experimental",
         }
+        assert game["experimental"] is False
         assert all({"default", "choices", "help", "choice_help"} <= set(o) for o in game["options"].values())
         assert game == GAMES[game["id"]].info.to_json()
     assert [g["id"] for g in games if g["low_score_wins"]] == ["hearts"]

@@ -6,7 +6,8 @@ from cardtable.web.views import option_chips
 from games import GAMES
 
 
-def test_the_lobby_lists_every_game_with_its_players_and_options(client):
+def test_the_lobby_lists_every_game_with_its_players_and_options(client, db):
+    # db: the lobby also lists the RECYCLE games staff stored (none here).
     response = client.get("/")
     assert response.status_code == 200
     html = response.content.decode()
@@ -19,7 +20,7 @@ def test_the_lobby_lists_every_game_with_its_players_and_options(client):
     assert "/static/js/lobby.js" in html
 
 
-def test_a_table_page_knows_its_websocket(client):
+def test_a_table_page_knows_its_websocket(client, db):
     response = client.get("/t/abc123/")
     assert response.status_code == 200
     html = response.content.decode()

@@ -80,10 +80,15 @@ function board(ctx) {
   return h("div", { class: "board", role: "img", "aria-label": `Board to ${target}: ${label}` }, svg, legend);
 }
 
-/** The cards of a count in play order, each with what it pegged beside it. */
+/**
+ * The cards of a count in play order, each with what it pegged above it; the line
+ * saying how a finished count ended sits under the cards, in the flow (not over them).
+ */
 function countPile(ctx, cards, finished) {
   const label = finished ? "The count just finished" : "Cards in this count";
   const pile = h("div", { class: `count-pile${finished ? " finished" : ""}`, role: "group", "aria-label": label });
+  const row = h("div", { class: "count-cards" });
+  pile.append(row);
   cards.forEach(({ seat, card, count, pegged }) => {
     const node = tableCard(card);
     const scored = (pegged || []).map((p) => `${p.kind} ${p.points}`).join(", ");
@@ -91,7 +96,7 @@ function countPile(ctx, cards, finished) {
     node.dataset.seat = seat;
     const points = (pegged || []).reduce((sum, p) => sum + p.points, 0);
     if (points) node.append(h("span", { class: "peg-badge", title: scored, "aria-hidden": "true", text: `+${points}` }));
-    pile.append(node);
+    row.append(node);
   });
   if (finished) {
     const last = cards[cards.length - 1];
@@ -135,7 +140,7 @@ export default {
     const start = view.start ? tableCard(view.start, "start-card") : tableBack("Start card not cut yet", "start-card");
     const cut = h("div", { class: "labelled" }, start, h("span", { class: "stack-label", text: "Start" }));
     const crib = stackNode(view.crib_size, `${dealer === "You" ? "Your" : `${dealer}'s`} crib`, "crib");
-    const top = h("div", { class: "pile-row" }, crib, cut);
+    const top = h("div", { class: "pile-row crib-row" }, crib, cut);
     const parts = [h("div", { class: "felt-info" }, `Deal ${view.deal_number} · ${view.phase === "discard" ? "discard to the crib" : view.phase}`), top];
     if (view.phase === "play" || (view.phase === "show" && view.last_count)) {
       // The count in play; between counts, the one just finished stays until the next begins.
@@ -150,7 +155,8 @@ export default {
     const shownGo = !(view.count_cards || []).length && view.last_count && view.last_count.go;
     const onlyGo = shownGo && (view.pegged || []).every((p) => p.kind === "go" || p.kind === "last card");
     if (pegged && !onlyGo) parts.push(h("p", { class: "felt-note", text: pegged }));
-    return h("div", { class: "center-stack" }, ...parts);
+    // crib-felt: on a wide felt the crib, start and count sit in one row beside the count's cards.
+    return h("div", { class: "center-stack crib-felt" }, ...parts);
   },
   below(ctx) {
     return board(ctx);
