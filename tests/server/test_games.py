@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -50,7 +51,10 @@ async def watch(client: Client) -> None:
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-async def test_whole_game_over_websockets(game_id: str) -> None:
+async def test_whole_game_over_websockets(game_id: str, settings: Any) -> None:
+    # The seats answer as fast as the server does, far faster than a person: the
+    # message allowance (WS_RATE, tested in test_rate_limits) is not what is tested here.
+    settings.WS_RATE = settings.WS_BURST = 10_000.0
     game = get_game(game_id)
     seats = game.info.default_players
     humans = max(1, seats - 1)
