@@ -25,9 +25,11 @@ import contextlib
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -37,6 +39,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.profiles import SpyProfile, YappiProfile, server_shim  # noqa: E402
 from tests.ops.harness import (  # noqa: E402
     Conn,
     DaphneServer,
@@ -139,94 +142,6 @@ class TableRunner:
             with contextlib.suppress(Exception):
                 await conn.send({"type": "sync"})
         await asyncio.sleep(0.5)
-
-
-class Profiler:
-    """py-spy sampling the server through one measurement window: where its CPU goes, per move.
-
-    py-spy (``pip install py-spy``) counts a sample only while a thread is on the
-    CPU (idle threads are left out), so samples over the sampling rate are CPU
-    seconds.
-    """
-
-    RATE = 100  # samples a second
-    # Frames every sample of a thread passes through (entry points, loops, thread pools):
-    # true of everything, so left out of the inclusive list.
-    GENERIC = (
-        "<frozen runpy>", "daphne/cli.py", "daphne/server.py", "daphne/__main__.py",
-        "internet/asyncioreactor.py",
-        "asyncio/base_events.py", "asyncio/events.py", "threading.py", "futures/thread.py",
-        "asgiref/sync.py", "asgiref/current_thread_executor.py", "channels/db.py", "python/context.py",
-    )  # fmt: skip
-
-    def __init__(self, pid: int, seconds: float) -> None:
-        import shutil
-        import tempfile
-
-        self.path = Path(tempfile.mkstemp(prefix="cardtable-spy-", suffix=".txt")[1])
-        spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
-        self.proc = subprocess.Popen(
-            [
-                spy,
-                "record",
-                "--pid",
-                str(pid),
-                "--duration",
-                str(max(1, round(seconds))),
-                "--rate",
-                str(self.RATE),
-                "--format",
-                "raw",
-                "--nonblocking",
-                "--output",
-                str(self.path),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-
-    def summary(self, moves: int, top: int = 14) -> str:
-        """CPU ms per move in all, then the functions (inclusive) and files (own time) that took it."""
-        try:
-            self.proc.wait(30)
-            lines = self.path.read_text().splitlines()
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            return "  profile: py-spy gave nothing (is it installed? may it trace the server?)"
-        finally:
-            self.path.unlink(missing_ok=True)
-        inclusive: Counter[str] = Counter()
-        own: Counter[str] = Counter()
-        total = 0
-        for line in lines:
-            stack, _, count = line.rpartition(" ")
-            if not stack or not count.isdigit():
-                continue
-            frames = [_frame(f) for f in stack.split(";")]
-            n = int(count)
-            total += n
-            for name in {
-                f"{function} ({where})" for function, where in frames if not where.endswith(self.GENERIC)
-            }:
-                inclusive[name] += n
-            own[frames[-1][1]] += n
-        if not total or not moves:
-            return "  profile: no samples"
-        per = 1000 / self.RATE / moves  # ms of CPU per move for one sample
-        rows = [
-            f"  profile: {total / self.RATE:.1f} CPU s sampled, {total * per:.2f} ms per move; inclusive:"
-        ]
-        rows += [f"    {n * per:6.2f} ms {n / total:4.0%}  {name}" for name, n in inclusive.most_common(top)]
-        rows.append("  own time by file:")
-        rows += [f"    {n * per:6.2f} ms {n / total:4.0%}  {name}" for name, n in own.most_common(top)]
-        return "\n".join(rows)
-
-
-def _frame(text: str) -> tuple[str, str]:
-    """A py-spy frame "function (path/to/file.py:12)" as (function, "to/file.py")."""
-    function, _, where = text.partition(" (")
-    path = where.rsplit(":", 1)[0]
-    return function, "/".join(path.split("/")[-2:])
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -401,8 +316,10 @@ async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: a
             measuring = True
             stats.reset()
             cpu0, own0, t0 = _clocks(pids)
-            if args.profile and pids:
-                profiler = Profiler(pids[0], args.duration)
+            if args.profile == "yappi" and pids:
+                profiler = YappiProfile(pids[0], args.yappi_out)
+            elif args.profile == "py-spy" and pids:
+                profiler = SpyProfile(pids[0], args.duration)
         try:
             runner = await asyncio.wait_for(ready.get(), max(0.01, until - loop.time()))
         except TimeoutError:
@@ -420,6 +337,7 @@ async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: a
     if in_flight:  # let the last moves land before the next window
         await asyncio.wait(in_flight, timeout=MOVE_TIMEOUT + 2)
     cpu = (cpu1 - cpu0) if cpu0 is not None and cpu1 is not None else None
+    cpu_per_move = cpu / len(lat) * 1000 if cpu is not None and lat else None
     return {
         "rate": rate,
         "moves_per_s": len(lat) / elapsed,
@@ -432,8 +350,8 @@ async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: a
         "timeouts": stats.timeouts,
         "games": stats.games_finished,
         "server_cpu": cpu / elapsed * 100 if cpu is not None else None,
-        "cpu_per_move": cpu / len(lat) * 1000 if cpu is not None and lat else None,
-        "profile": profiler.summary(len(lat)) if profiler else None,
+        "cpu_per_move": cpu_per_move,
+        "profile": profiler.summary(len(lat), cpu_per_move) if profiler else None,
         "client_cpu": (time.process_time() - own0) / elapsed * 100,
         "rss": memory_line(args.pid),
     }
@@ -587,35 +505,6 @@ def count_queries(game_id: str, moves: int = 40) -> None:
     Path(os.environ["SQLITE_PATH"]).unlink(missing_ok=True)
 
 
-PARALLEL_DB_SHIM = """
-# Written by bench/load.py --parallel-db: an experiment, not the project's code.
-# Channels runs every database_sync_to_async call on one thread (thread_sensitive),
-# so a process issues one query at a time. Here they run on a pool of threads,
-# each with its own database connection, to measure what that one thread costs.
-import channels.db as _db
-
-_init = _db.DatabaseSyncToAsync.__init__
-
-
-def _pooled(self, func, thread_sensitive=True, executor=None, **kwargs):
-    _init(self, func, thread_sensitive=False, executor=executor, **kwargs)
-
-
-_db.DatabaseSyncToAsync.__init__ = _pooled
-"""
-
-
-def _parallel_db_shim(stack: contextlib.ExitStack) -> str:
-    """A folder holding a sitecustomize.py that applies PARALLEL_DB_SHIM at interpreter start."""
-    import shutil
-    import tempfile
-
-    folder = tempfile.mkdtemp(prefix="cardtable-shim-")
-    stack.callback(shutil.rmtree, folder, True)
-    Path(folder, "sitecustomize.py").write_text(PARALLEL_DB_SHIM)
-    return os.pathsep.join([folder, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-
-
 def main() -> None:
     """Parse arguments, start a server unless --url is given, run the load."""
     parser = argparse.ArgumentParser(
@@ -648,8 +537,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--profile",
-        action="store_true",
-        help="sample the (first) server with py-spy through each window and print where its CPU went",
+        nargs="?",
+        const="yappi",
+        choices=("yappi", "py-spy"),
+        help="print where the (first) server's CPU went in each window, per move: yappi in a server "
+        "this starts (the default, CPU clock), or py-spy from outside (also for --url)",
     )
     parser.add_argument(
         "--postgres-url",
@@ -682,6 +574,8 @@ def main() -> None:
     args.rates = [float(r) for r in args.rates.split(",")]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    if args.url and args.profile == "yappi":
+        parser.error("--profile yappi needs a server this starts; use --profile py-spy with --url")
     if args.url:
         host = urlparse(args.url).hostname or ""
         if not (host == "localhost" or host.startswith("127.") or host == "::1"):
@@ -705,8 +599,12 @@ def main() -> None:
                 admin = stack.enter_context(OwnPostgres())
             env["DATABASE_URL"] = stack.enter_context(Postgres(admin))
         env.update(item.split("=", 1) for item in args.server_env)
-        if args.parallel_db:
-            env["PYTHONPATH"] = _parallel_db_shim(stack)
+        if args.parallel_db or args.profile == "yappi":
+            yappi = args.profile == "yappi"
+            env["PYTHONPATH"] = server_shim(stack, parallel_db=args.parallel_db, yappi=yappi)
+            args.yappi_out = Path(tempfile.mkdtemp(prefix="cardtable-yappi-")) / "profile.txt"
+            stack.callback(shutil.rmtree, args.yappi_out.parent, True)
+            env["CARDTABLE_YAPPI_OUT"] = str(args.yappi_out)
         server = DaphneServer(env)
         server.migrate()
         server.start()
