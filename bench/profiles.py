@@ -146,7 +146,7 @@ class YappiProfile:
         if not threads or not moves:
             return "  profile: no samples"
         per_move = cpu_per_move if cpu_per_move is not None else threads * 1000 / moves
-        head = f"  profile (yappi, all threads; {per_move:.2f} ms per move under yappi, ~3x slower: read shares):"
+        head = f"  profile (yappi, all threads; {per_move:.2f} ms/move under yappi, ~3x slow: read shares):"
         rows = _rows(head + " inclusive", inclusive.most_common(top), per_move, threads)
         rows += _rows("  own time by file:", own.most_common(top), per_move, threads)
         return "\n".join(rows)
