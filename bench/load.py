@@ -371,8 +371,8 @@ def print_row(r: dict) -> None:
         print(r["profile"], flush=True)
 
 
-async def run(args: argparse.Namespace) -> None:
-    """Set up the tables, then measure each requested rate in turn."""
+async def run(args: argparse.Namespace) -> list[dict]:
+    """Set up the tables, then measure each requested rate in turn; return each rate's figures."""
     base = args.url.rstrip("/")
     ws_base = base.replace("http", "ws", 1)
     t0 = time.perf_counter()
@@ -421,6 +421,24 @@ async def run(args: argparse.Namespace) -> None:
     for conns in tables:
         for conn in conns:
             await conn.close()
+    return results
+
+
+def compare(runs: dict[int, list[dict]]) -> None:
+    """Print two processes' figures as ratios to one process's at each total rate both reached."""
+    one, two = runs.get(1, []), runs.get(2, [])
+    print("\ntwo processes against one, same total rate (ratio two/one; above 1.00 is worse):")
+    print(f"{'target':>7} {'moves/s':>8} {'p50':>6} {'p95':>6} {'p99':>6} {'ms/mv':>6}")
+    for a in one:
+        b = next((r for r in two if r["rate"] == a["rate"]), None)
+        if b is None:
+            continue
+        ratios = [b["moves_per_s"] / a["moves_per_s"]]
+        ratios += [b[k] / a[k] if a[k] else float("nan") for k in ("p50", "p95", "p99")]
+        cpu = (
+            b["cpu_per_move"] / a["cpu_per_move"] if a["cpu_per_move"] and b["cpu_per_move"] else float("nan")
+        )
+        print(f"{a['rate']:7.0f} " + " ".join(f"{r:6.2f}" for r in ratios) + f" {cpu:6.2f}")
 
 
 def count_queries(game_id: str, moves: int = 40) -> None:
@@ -530,10 +548,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--processes",
-        type=int,
-        choices=(1, 2),
-        default=1,
-        help="Daphne processes sharing the database and Redis; with 2, each table's odd seats use the second",
+        default="1",
+        help="Daphne processes sharing the database and Redis; with 2, each table's odd seats use the "
+        "second; '1,2' runs both, one after the other, and prints two's figures as ratios to one's",
     )
     parser.add_argument(
         "--profile",
@@ -569,7 +586,10 @@ def main() -> None:
         count_queries(args.game)
         return
     args.other_ws, args.other_pids = None, []
-    if args.processes > 1 and (args.url or args.redis_url == "none" or args.postgres_url == "sqlite"):
+    args.processes = sorted({int(n) for n in args.processes.split(",")})
+    if not set(args.processes) <= {1, 2}:
+        parser.error("--processes takes 1, 2 or 1,2")
+    if args.processes != [1] and (args.url or args.redis_url == "none" or args.postgres_url == "sqlite"):
         parser.error("--processes 2 starts its own servers on PostgreSQL and Redis")
     args.rates = [float(r) for r in args.rates.split(",")]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -582,9 +602,18 @@ def main() -> None:
             parser.error("load is only ever sent to a loopback address")
         asyncio.run(run(args))
         return
+    runs = {count: serve_and_run(args, count) for count in args.processes}
+    if len(runs) > 1:
+        compare(runs)
+
+
+def serve_and_run(args: argparse.Namespace, processes: int) -> list[dict]:
+    """Start ``processes`` Daphnes on a fresh database (and Redis), run the load, stop them."""
+    print(f"\n=== {processes} Daphne process{'es' if processes > 1 else ''} ===", flush=True)
+    args.other_ws, args.other_pids = None, []
     with contextlib.ExitStack() as stack:
         env = {
-            "CHANNEL_PREFIX": f"bench{os.getpid()}",
+            "CHANNEL_PREFIX": f"bench{os.getpid()}x{processes}",
             "BOT_PAUSE": "0",
             "DISCONNECT_GRACE": "3600",
         }
@@ -611,13 +640,13 @@ def main() -> None:
         stack.callback(server.kill)
         print(f"started daphne pid {server.proc.pid} on {server.base} (log {server.log_path})", flush=True)
         args.url, args.pid = server.base, server.proc.pid
-        if args.processes > 1:
+        if processes > 1:
             other = DaphneServer(env)
             other.start()
             stack.callback(other.kill)
             print(f"started daphne pid {other.proc.pid} on {other.base} (log {other.log_path})", flush=True)
             args.other_ws, args.other_pids = other.ws_base, [other.proc.pid]
-        asyncio.run(run(args))
+        return asyncio.run(run(args))
 
 
 if __name__ == "__main__":
