@@ -21,7 +21,7 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from cardtable.tables import clocks, ending, presence, turns
+from cardtable.tables import clocks, ending, presence, state, turns
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.turns import Job, choose, next_job, play_pending, take_turn, think_time
 
@@ -87,9 +87,18 @@ class BotDriver:
             self.schedule_grace(table_id, index, delay)
 
     def poke(self, table_id: str) -> None:
-        """Look at a table soon (thread-safe; a no-op when no loop runs in this process)."""
+        """Look at a table soon (thread-safe; a no-op when no loop runs in this process).
+
+        No look after a move whose committed snapshot shows no bot and no
+        stand-in at the table (``state.seated_by_people``): no turn there is the
+        server's. A stand-in's arrival after that commit wakes the listeners on
+        its own, with no snapshot, and is looked at.
+        """
         loop = self.loop
         if loop is None or loop.is_closed():
+            return
+        change = state.committed_change(table_id)
+        if change is not None and state.seated_by_people(change):
             return
         try:
             if asyncio.get_running_loop() is loop:

@@ -12,16 +12,19 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db.models import F
+from django.utils import timezone
 
-from cardtable.tables import broadcast, consumers, services, state
+from cardtable.tables import broadcast, consumers, presence, services, state
+from cardtable.tables.bots import driver
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import MoveRecord, Table
+from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from tests.server.conftest import Client, make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -158,3 +161,79 @@ def test_a_wake_carries_a_state_holding_integers_wider_than_msgpack_takes() -> N
     wide = replace(snap, state_json={**snap.state_json, "seed": 2**70})
     carried = msgpack.unpackb(msgpack.packb({"snapshot": wide.to_wake()}))["snapshot"]  # as Redis carries it
     assert state.from_wake(carried).state_json["seed"] == 2**70
+
+
+def test_the_known_move_writes_its_json_as_the_orm_would_and_reads_back_the_same() -> None:
+    """Raw SQL on the known version: the JSON columns read back through the ORM as the values written."""
+    table, _ = hearts_table()
+    match = Match.objects.get(table=table, number=table.game_number)
+    state_json = {"wide": 2**70, "text": 'Zoë \u2028 ♠ "quoted"', "half": 0.5, "nested": [None, True, {}]}
+    move = {"cards": ["QS", "Ä"], "n": -3}
+    events = [{"type": "pass", "seat": 1, "cards": ["2C"]}]
+    before = timezone.now()
+    row = (match.pk, 1, 1, move, MoveRecord.HUMAN, table.version + 1, (1, 2), events)
+    assert services._write_known(table.pk, table.version, table.seating, state_json, row)
+    after = Table.objects.get(pk=table.pk)
+    assert after.state == state_json and after.version == table.version + 1 and after.updated >= before
+    logged = MoveRecord.objects.get(match=match, seq=1)
+    assert (logged.seat, logged.move, logged.by, logged.version) == (1, move, "human", table.version + 1)
+    assert (logged.to_act, logged.events) == ([1, 2], events)
+    assert before <= logged.at <= timezone.now()
+
+
+def test_the_known_move_writes_both_rows_or_neither() -> None:
+    table, _ = hearts_table()
+    match = Match.objects.get(table=table, number=table.game_number)
+    row = (match.pk, 1, 1, {"cards": []}, MoveRecord.HUMAN, table.version + 1, [1], [])
+    MoveRecord.objects.create(match=match, seq=1, seat=0, move={}, version=table.version, to_act=[0])
+    # The log already holds move 1: the INSERT fails, so the guarded UPDATE must not stand either.
+    assert not services._write_known(table.pk, table.version, table.seating, {"x": 1}, row)
+    # A stand-in's change since the snapshot (seating), or another version: the guard writes nothing.
+    row = (match.pk, 2, 1, {"cards": []}, MoveRecord.HUMAN, table.version + 1, [1], [])
+    assert not services._write_known(table.pk, table.version, table.seating + 1, {"x": 1}, row)
+    assert not services._write_known(table.pk, table.version - 1, table.seating, {"x": 1}, row)
+    after = Table.objects.get(pk=table.pk)
+    assert (after.version, after.state) == (table.version, table.state)
+    assert list(MoveRecord.objects.values_list("seq", flat=True)) == [1]
+
+
+async def test_a_stand_in_set_behind_the_process_s_back_still_plays_the_turn_a_known_move_hands_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot driver skips its look after a move that shows no bot and no stand-in: that must be exact.
+
+    Another process lets a stand-in take seat 3 (its wake never reaches this
+    process, whose newest snapshot still shows seat 3 played by its human);
+    then seat 1 moves on the version this process knows, and seat 3 is to act.
+    The stand-in's move must be played, not left waiting for a look that never comes.
+    """
+    table, people = await database_sync_to_async(hearts_table)()
+    await database_sync_to_async(presence.join)("watcher!1", table.pk, people[0][0].pk)  # someone is here
+    driver.ensure_started()
+    await driver.resuming
+    snap = await database_sync_to_async(state.snapshot)(table.pk)
+    assert sorted(state.message_for(snap, None)["to_act"]) == [0, 1, 2, 3]  # the pass: everyone acts
+    first = state.message_for(snap, people[0][0].pk)["legal_moves"][0]
+    await database_sync_to_async(services.apply_move)(table.pk, first, snap.version, player=people[0][0])
+    known = state.latest(table.pk)
+    assert known is not None and known.match is not None and 3 in state.message_for(known, None)["to_act"]
+
+    def stand_in_elsewhere() -> bool:
+        Seat.objects.filter(table=table, index=3).update(away_since=timezone.now() - timedelta(hours=1))
+        with monkeypatch.context() as elsewhere:  # the other process's wake and listeners stay there
+            elsewhere.setattr(broadcast, "table_changed", lambda *args, **kwargs: None)
+            return presence.grace_expired(table.pk, 3)
+
+    assert await database_sync_to_async(stand_in_elsewhere)()
+    assert state.latest(table.pk) is known and not known.table["seats"][3]["stand_in"]
+    second = state.message_for(known, people[1][0].pk)["legal_moves"][0]
+    await database_sync_to_async(services.apply_move)(table.pk, second, known.version, player=people[1][0])
+
+    def stood_in() -> bool:
+        return MoveRecord.objects.filter(match__table=table, seat=3, by=MoveRecord.STAND_IN).exists()
+
+    for _ in range(100):
+        if await database_sync_to_async(stood_in)():
+            break
+        await asyncio.sleep(0.05)
+    assert await database_sync_to_async(stood_in)(), "the stand-in's turn was left unplayed"
