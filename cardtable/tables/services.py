@@ -350,12 +350,14 @@ def apply_move(
     protocol's order: not_seated, game_not_running, not_your_turn,
     stale_version, illegal_move; on any error nothing changes.
 
-    A human's move on the version this process last saw committed is first tried
-    without reading the table (``_apply_on_known``); whatever that cannot settle
-    goes the locked way below, which reads the table and decides every error.
+    A human's, bot's or stand-in's move on the version this process last saw
+    committed is first tried without reading the table (``_apply_on_known``);
+    whatever that cannot settle goes the locked way below, which reads the
+    table and decides every error.
     """
-    if player is not None and by == MoveRecord.HUMAN and version is not None:
-        made = _apply_on_known(table_id, move, version, player)
+    known = by == MoveRecord.HUMAN if player is not None else by in (MoveRecord.BOT, MoveRecord.STAND_IN)
+    if version is not None and known:
+        made = _apply_on_known(table_id, move, version, player, seat, by)
         if made is not None:
             return made
     with locked_table(table_id) as table:
@@ -434,8 +436,14 @@ def apply_locked(
     )
 
 
-def _apply_on_known(table_id: str, move: Any, version: int, player: Player) -> int | None:
-    """Make a human's move on this process's newest snapshot of the table, without reading it first.
+def _apply_on_known(
+    table_id: str, move: Any, version: int, player: Player | None, seat: int | None, by: str
+) -> int | None:
+    """Make a move on this process's newest snapshot of the table, without reading it first.
+
+    A human's move names the ``player``; a bot's or a stand-in's the ``seat``,
+    which the snapshot must show played by a bot, or by a stand-in (a returning
+    human takes the seat back by changing ``Table.seating``, which the guard sees).
 
     Used only when that snapshot is the version the mover saw and the move checks
     out on it; the table row is then changed by an UPDATE guarded by that
@@ -452,14 +460,22 @@ def _apply_on_known(table_id: str, move: Any, version: int, player: Player) -> i
         or snap.match is None
         or snap.version != version
         or snap.status != Table.PLAYING
-        or player.pk not in snap.players
         # A clocked table's move restarts its clock and may clear a seat's timeouts,
         # and a human's move clears the last timeout: the locked way does those.
         or snap.clock
         or snap.table["last_timeout"]
     ):
         return None
-    seat = snap.players.index(player.pk)
+    if player is not None:
+        if player.pk not in snap.players:
+            return None
+        seat = snap.players.index(player.pk)
+    elif isinstance(seat, int) and 0 <= seat < len(snap.players):
+        shown = snap.table["seats"][seat]
+        if not (shown["level"] if by == MoveRecord.BOT else shown["stand_in"]):
+            return None  # the locked way says why (a stand-in whose human is back)
+    else:
+        return None
     game = get_game(snap.game)
     to_act = game.to_act(snap.state)
     if seat not in to_act:
@@ -473,7 +489,7 @@ def _apply_on_known(table_id: str, move: Any, version: int, player: Player) -> i
         return None  # the last move of a game: its result (and who left) is the locked way's
     match_id, last_seq = snap.match
     state_json = game.to_json(state)
-    row = (match_id, last_seq + 1, seat, move, MoveRecord.HUMAN, version + 1, list(to_act), list(events))
+    row = (match_id, last_seq + 1, seat, move, by, version + 1, list(to_act), list(events))
     if not _write_known(table_id, version, snap.seating, state_json, row):
         return None
     new = replace(snap, version=version + 1, state_json=state_json, state=state, match=row[:2])

@@ -316,7 +316,7 @@ def seated_by_people(snap: Snapshot) -> bool:
     Exact for a snapshot a move committed: the known-version move is guarded on
     ``Table.seating`` and the locked way reads the seats under the table's lock.
     """
-    return not any(seat["kind"] == "bot" or seat["stand_in"] for seat in snap.table["seats"])
+    return not any(seat["level"] or seat["stand_in"] for seat in snap.table["seats"])
 
 
 _COMMITTED: contextvars.ContextVar[Snapshot | None] = contextvars.ContextVar("committed", default=None)

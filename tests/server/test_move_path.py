@@ -25,6 +25,7 @@ from cardtable.tables import broadcast, consumers, presence, services, state
 from cardtable.tables.bots import driver
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
+from games import get_game
 from tests.server.conftest import Client, make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -237,3 +238,67 @@ async def test_a_stand_in_set_behind_the_process_s_back_still_plays_the_turn_a_k
             break
         await asyncio.sleep(0.05)
     assert await database_sync_to_async(stood_in)(), "the stand-in's turn was left unplayed"
+
+
+def test_a_stand_in_s_move_on_the_known_version_is_dropped_once_its_human_is_back() -> None:
+    table, people = hearts_table()
+    Seat.objects.filter(table=table, index=2).update(away_since=timezone.now() - timedelta(hours=1))
+    assert presence.grace_expired(table.pk, 2)
+    known = state.snapshot(table.pk)  # this process knows the stand-in plays seat 2
+    first = state.message_for(known, people[0][0].pk)["legal_moves"][0]
+    services.apply_move(table.pk, first, known.version, player=people[0][0])  # the locked way: a read before
+    known = state.latest(table.pk)
+    assert known is not None and known.match is not None and known.table["seats"][2]["stand_in"]
+    game = get_game("hearts")
+    move = game.legal_moves(known.state, 2)[0]
+    # The human comes back through another process: this one hears nothing of it.
+    with pytest.MonkeyPatch.context() as elsewhere:
+        elsewhere.setattr(broadcast, "table_changed", lambda *args, **kwargs: None)
+        presence.join("back!1", table.pk, people[2][0].pk)
+    logged = MoveRecord.objects.count()
+    with pytest.raises(TableError) as refused:
+        services.apply_move(table.pk, move, known.version, seat=2, by=MoveRecord.STAND_IN)
+    assert refused.value.code == "not_your_turn"
+    assert MoveRecord.objects.count() == logged
+    assert Table.objects.get(pk=table.pk).version == known.version
+
+
+async def test_bots_play_from_the_committed_snapshots_on_the_known_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At a table of bots the driver reads the table once, then goes by the snapshots its moves commit."""
+    from cardtable.tables import bots
+
+    def bot_table() -> Table:
+        host, _ = make_player("Host")
+        table = services.create_table(host, "hearts", 4, None, seated=False)
+        for index in range(4):
+            services.add_bot(table.pk, host, index, "random")
+        services.start(table.pk, host)
+        presence.join("watcher!1", table.pk, None)  # someone watches: the bots play
+        return table
+
+    table = await database_sync_to_async(bot_table)()
+    looks: list[str] = []
+    locked: list[str] = []
+    real_next_job, real_apply_locked = bots.next_job, services.apply_locked
+    monkeypatch.setattr(bots, "next_job", lambda table_id: looks.append(table_id) or real_next_job(table_id))
+    monkeypatch.setattr(
+        services, "apply_locked", lambda *args, **kw: locked.append("") or real_apply_locked(*args, **kw)
+    )
+
+    def made() -> list[str]:
+        return list(MoveRecord.objects.filter(match__table=table).values_list("by", flat=True))
+
+    driver.ensure_started()
+    for _ in range(200):
+        if len(await database_sync_to_async(made)()) >= 20:
+            break
+        await asyncio.sleep(0.05)
+    driver.reset()
+    moves = await database_sync_to_async(made)()
+    assert len(moves) >= 20 and set(moves) == {"bot"}
+    assert looks == [table.pk]  # the driver read the table once, when it started
+    # The pass's four moves go the locked way (the first after a read, then three on a
+    # version the first left behind); every card played after them on the known version.
+    assert len(locked) <= 4
