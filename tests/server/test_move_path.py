@@ -302,3 +302,34 @@ async def test_bots_play_from_the_committed_snapshots_on_the_known_version(
     # The pass's four moves go the locked way (the first after a read, then three on a
     # version the first left behind); every card played after them on the known version.
     assert len(locked) <= 4
+
+
+async def test_the_driver_does_not_look_after_a_move_at_a_table_of_people(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cardtable.tables import bots
+
+    table, people = await database_sync_to_async(hearts_table)()
+    driver.ensure_started()
+    await driver.resuming
+    looks: list[str] = []
+    real_next_job = bots.next_job
+    monkeypatch.setattr(bots, "next_job", lambda table_id: looks.append(table_id) or real_next_job(table_id))
+    drives: list[str] = []
+    real_drive = driver._drive
+    monkeypatch.setattr(
+        driver, "_drive", lambda table_id, *args: drives.append(table_id) or real_drive(table_id, *args)
+    )
+    for _ in range(3):  # the first the locked way, then on the known version
+        snap = state.latest(table.pk) or await database_sync_to_async(state.snapshot)(table.pk)
+        seat = state.message_for(snap, None)["to_act"][0]
+        move = state.message_for(snap, people[seat][0].pk)["legal_moves"][0]
+        await database_sync_to_async(services.apply_move)(
+            table.pk, move, snap.version, player=people[seat][0]
+        )
+    await asyncio.sleep(0.1)
+    assert looks == [] and drives == []  # three moves, not even a task to look
+    # A change without a committed snapshot (here a seat's presence) is still looked at.
+    await database_sync_to_async(presence.join)("watcher!1", table.pk, people[1][0].pk)
+    await asyncio.sleep(0.1)
+    assert looks == drives == [table.pk]
