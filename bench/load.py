@@ -505,7 +505,7 @@ async def run(args: argparse.Namespace) -> None:
             await conn.close()
 
 
-def count_queries(game_id: str, moves: int = 40) -> None:
+def count_queries(game_id: str, moves: int = 40, database_url: str | None = None) -> None:
     """Print the SQL queries one move costs: making it, telling every seat, and the bot driver's look.
 
     Runs in this process against a throwaway SQLite file (BEGIN and COMMIT
@@ -520,6 +520,10 @@ def count_queries(game_id: str, moves: int = 40) -> None:
     move's committed snapshot: nothing to do at a table without a bot or a
     stand-in, and at one with a bot only "is anyone here" (the match's seed is
     read once per match and process).
+
+    With ``database_url`` (``--count-queries --postgres-url URL``: a fresh
+    database beside it) the same on PostgreSQL, BEGIN and COMMIT counted too
+    (Django logs them as queries).
     """
     import tempfile
 
@@ -529,6 +533,8 @@ def count_queries(game_id: str, moves: int = 40) -> None:
         SQLITE_PATH=tempfile.mkstemp(suffix=".sqlite3")[1],
     )
     os.environ.pop("DATABASE_URL", None)
+    if database_url:
+        os.environ["DATABASE_URL"] = database_url
     os.environ.pop("REDIS_URL", None)
     import django
 
@@ -601,10 +607,12 @@ def count_queries(game_id: str, moves: int = 40) -> None:
     def mean(key: str) -> float:
         return statistics.fmean(counts[key]) if counts[key] else float("nan")
 
-    print(f"{game_id}, {seats} seats, {moves} moves (SQLite: BEGIN and COMMIT counted):")
+    where = "PostgreSQL" if database_url else "SQLite"
+    print(f"{game_id}, {seats} seats, {moves} moves ({where}: BEGIN and COMMIT counted):")
     print(f"  to make a human move on the version this process knows: {mean('known'):.1f}")
     print(f"  to make a bot's move on the version this process knows: {mean('bot'):.1f}")
-    print("    (PostgreSQL: one statement, the UPDATE and the INSERT, in autocommit)")
+    if not database_url:
+        print("    (on PostgreSQL one statement in autocommit: --count-queries --postgres-url URL)")
     print(f"  to make a move the locked way (after a read):            {mean('locked'):.1f}")
     print(f"  to tell every seat in the process that made it:          {mean('here'):.1f}")
     print(f"  to tell every seat in another process (from the wake):   {mean('there'):.1f}")
@@ -702,7 +710,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.count_queries:
-        count_queries(args.game)
+        if "--postgres-url" not in " ".join(sys.argv) or args.postgres_url == "sqlite":
+            count_queries(args.game)
+        else:
+            with Postgres(args.postgres_url) as url:
+                count_queries(args.game, database_url=url)
         return
     args.other_ws, args.other_pids = None, []
     if args.processes > 1 and (args.url or args.redis_url == "none" or args.postgres_url == "sqlite"):
