@@ -333,3 +333,12 @@ async def test_the_driver_does_not_look_after_a_move_at_a_table_of_people(
     await database_sync_to_async(presence.join)("watcher!1", table.pk, people[1][0].pk)
     await asyncio.sleep(0.1)
     assert looks == drives == [table.pk]
+
+
+def test_a_read_that_missed_a_stand_in_s_change_does_not_replace_the_newer_snapshot() -> None:
+    table, _ = hearts_table()
+    older = state.snapshot(table.pk)
+    newer = replace(older, seating=older.seating + 1)  # the same version after a stand-in's change
+    state.remember(newer)
+    state.remember(older)  # a read that started before that change, finishing after it
+    assert state.latest(table.pk) is newer
