@@ -441,17 +441,25 @@ def compare(runs: dict[int, list[dict]]) -> None:
         print(f"{a['rate']:7.0f} " + " ".join(f"{r:6.2f}" for r in ratios) + f" {cpu:6.2f}")
 
 
-def count_queries(game_id: str, moves: int = 40) -> None:
-    """Print the SQL queries one move costs: making it, and telling every seat in every process.
+def count_queries(game_id: str, moves: int = 40, database_url: str | None = None) -> None:
+    """Print the SQL queries one move costs: making it, telling every seat, and the bot driver's look.
 
     Runs in this process against a throwaway SQLite file (BEGIN and COMMIT
     counted), through the same service and state functions the consumer calls;
-    no server is started. A human's move on the version this process last
-    committed is one guarded UPDATE plus the log row's INSERT; the locked way
-    (the first move after a read, bots, stand-ins, anything the guard refuses)
-    reads the table first. Telling the seats needs no query in the process that
-    made the move (it holds the snapshot) nor in the others (the wake carries
-    it); a ``sync`` or a reconnect reads the table once.
+    no server is started. A move on the version this process last committed
+    (a human's, a bot's, a stand-in's) is one guarded UPDATE plus the log row's
+    INSERT in one transaction (on PostgreSQL one statement in autocommit); the
+    locked way (the first move after a read, anything the guard refuses) reads
+    the table first. Telling the seats needs no query in the process that made
+    the move (it holds the snapshot) nor in the others (the wake carries it); a
+    ``sync`` or a reconnect reads the table once. The bot driver looks at the
+    move's committed snapshot: nothing to do at a table without a bot or a
+    stand-in, and at one with a bot only "is anyone here" (the match's seed is
+    read once per match and process).
+
+    With ``database_url`` (``--count-queries --postgres-url URL``: a fresh
+    database beside it) the same on PostgreSQL, BEGIN and COMMIT counted too
+    (Django logs them as queries).
     """
     import tempfile
 
@@ -461,6 +469,8 @@ def count_queries(game_id: str, moves: int = 40) -> None:
         SQLITE_PATH=tempfile.mkstemp(suffix=".sqlite3")[1],
     )
     os.environ.pop("DATABASE_URL", None)
+    if database_url:
+        os.environ["DATABASE_URL"] = database_url
     os.environ.pop("REDIS_URL", None)
     import django
 
@@ -469,31 +479,52 @@ def count_queries(game_id: str, moves: int = 40) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from cardtable.tables import bots, services, state
+    from cardtable.tables import presence, services, state, turns
     from cardtable.tables.models import Player as PlayerRow
     from games import get_game
 
     call_command("migrate", verbosity=0)
     seats = get_game(game_id).info.default_players
     rows = [PlayerRow.objects.create(name=f"q{i}") for i in range(seats)]
-    table = services.create_table(rows[0], game_id, seats, None)
+    people = services.create_table(rows[0], game_id, seats, None)
     for i, row in enumerate(rows):
-        services.sit(table.pk, row, i)
-    services.start(table.pk, rows[0])
+        services.sit(people.pk, row, i)
+    services.start(people.pk, rows[0])
+    robots = services.create_table(rows[0], game_id, seats, None, seated=False)
+    for i in range(seats):
+        services.add_bot(robots.pk, rows[0], i, "random")
+    services.start(robots.pk, rows[0])
     rng = random.Random(1)
-    counts: dict[str, list[int]] = {key: [] for key in ("known", "locked", "here", "there", "sync", "driver")}
+    keys = ("known", "bot", "locked", "here", "there", "sync", "driver", "driver_bot")
+    counts: dict[str, list[int]] = {key: [] for key in keys}
+
+    def driver_look(table_id: str) -> None:
+        """What the bot driver does after a move (bots.BotDriver.poke and _look), synchronously."""
+        change = state.latest(table_id)  # the snapshot the move committed (state.committed_change)
+        if change is None or state.seated_by_people(change):
+            return
+        if turns.server_turns(change):
+            if turns.known_seed(change.match[0]) is None:
+                turns.match_seed(change.match[0])
+            presence.anyone_here(table_id)
+
     for n in range(moves):
-        snap = state.latest(table.pk) or state.snapshot(table.pk)
+        bots_move = n % 2 == 1
+        table_id = robots.pk if bots_move else people.pk
+        if n % 6 == 0:
+            state.forget(table_id)  # now and then the first move after a read: the locked way
+        snap = state.latest(table_id) or state.snapshot(table_id)
         seat = rng.choice(state.message_for(snap, None)["to_act"])
-        move = rng.choice(state.message_for(snap, rows[seat].pk)["legal_moves"])
+        move = rng.choice(list(get_game(game_id).legal_moves(snap.state, seat)))
+        way = "locked" if snap.match is None else "bot" if bots_move else "known"
         with CaptureQueriesContext(connection) as applied:
-            if n % 2 and snap.match is not None:  # a human's move
-                services.apply_move(table.pk, move, snap.version, player=rows[seat])
-            else:  # the way of the first move, bots', stand-ins'
-                services.apply_move(table.pk, move, snap.version, seat=seat, by="bot")
-        counts["known" if n % 2 and snap.match is not None else "locked"].append(len(applied))
+            if bots_move:
+                services.apply_move(table_id, move, snap.version, seat=seat, by="bot")
+            else:
+                services.apply_move(table_id, move, snap.version, player=rows[seat])
+        counts[way].append(len(applied))
         with CaptureQueriesContext(connection) as here:
-            new = state.latest(table.pk)  # what this process's connections are given (state.announce)
+            new = state.latest(table_id)  # what this process's connections are given (state.announce)
             for row in rows:
                 state.message_for(new, row.pk)
         counts["here"].append(len(here))
@@ -502,23 +533,28 @@ def count_queries(game_id: str, moves: int = 40) -> None:
             for row in rows:
                 state.message_for(carried, row.pk)
         counts["there"].append(len(there))
-        with CaptureQueriesContext(connection) as synced:
-            state.state_message(table.pk, rows[0].pk)
-        counts["sync"].append(len(synced))
         with CaptureQueriesContext(connection) as looked:
-            bots.next_job(table.pk)
-        counts["driver"].append(len(looked))
+            driver_look(table_id)
+        counts["driver_bot" if bots_move else "driver"].append(len(looked))
+        with CaptureQueriesContext(connection) as synced:
+            state.state_message(table_id, rows[0].pk)
+        counts["sync"].append(len(synced))
 
     def mean(key: str) -> float:
         return statistics.fmean(counts[key]) if counts[key] else float("nan")
 
-    print(f"{game_id}, {seats} seats, {moves} moves (SQLite: BEGIN and COMMIT counted):")
+    where = "PostgreSQL" if database_url else "SQLite"
+    print(f"{game_id}, {seats} seats, {moves} moves ({where}: BEGIN and COMMIT counted):")
     print(f"  to make a human move on the version this process knows: {mean('known'):.1f}")
-    print(f"  to make a move the locked way (a bot's, or after a read): {mean('locked'):.1f}")
+    print(f"  to make a bot's move on the version this process knows: {mean('bot'):.1f}")
+    if not database_url:
+        print("    (on PostgreSQL one statement in autocommit: --count-queries --postgres-url URL)")
+    print(f"  to make a move the locked way (after a read):            {mean('locked'):.1f}")
     print(f"  to tell every seat in the process that made it:          {mean('here'):.1f}")
     print(f"  to tell every seat in another process (from the wake):   {mean('there'):.1f}")
     print(f"  a sync or reconnect (one read):                          {mean('sync'):.1f}")
-    print(f"  the bot driver's look after every change:                {mean('driver'):.1f}")
+    print(f"  the bot driver's look, table without bot or stand-in:    {mean('driver'):.1f}")
+    print(f"  the bot driver's look, table with bots (anyone here?):   {mean('driver_bot'):.1f}")
     print(f"  queries per move, usual case:                            {mean('known') + mean('driver'):.1f}")
     Path(os.environ["SQLITE_PATH"]).unlink(missing_ok=True)
 
@@ -583,7 +619,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.count_queries:
-        count_queries(args.game)
+        if "--postgres-url" not in " ".join(sys.argv) or args.postgres_url == "sqlite":
+            count_queries(args.game)
+        else:
+            with Postgres(args.postgres_url) as url:
+                count_queries(args.game, database_url=url)
         return
     args.other_ws, args.other_pids = None, []
     args.processes = sorted({int(n) for n in args.processes.split(",")})

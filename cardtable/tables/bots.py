@@ -21,7 +21,7 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from cardtable.tables import clocks, ending, presence, turns
+from cardtable.tables import clocks, ending, presence, state, turns
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.turns import Job, choose, next_job, play_pending, take_turn, think_time
 
@@ -37,7 +37,9 @@ class BotDriver:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.tasks: dict[str, asyncio.Task] = {}
-        self.again: set[str] = set()
+        # Tables changed while their task ran: the newest committed snapshot of a
+        # move to look at, or None when some change carried none (read the table).
+        self.again: dict[str, state.Snapshot | None] = {}
         self.timers: list[asyncio.TimerHandle] = []
         self.resuming: asyncio.Task | None = None
         self.graces: set[asyncio.Task] = set()
@@ -73,7 +75,7 @@ class BotDriver:
             task.cancel()
         for timer in [*self.timers, *(handle for _, handle in self.deadlines.values())]:
             timer.cancel()
-        self.tasks, self.again, self.timers, self.graces, self.deadlines = {}, set(), [], set(), {}
+        self.tasks, self.again, self.timers, self.graces, self.deadlines = {}, {}, [], set(), {}
         self.loop = self.resuming = self.sweeper = None
 
     async def resume_all(self) -> None:
@@ -87,29 +89,45 @@ class BotDriver:
             self.schedule_grace(table_id, index, delay)
 
     def poke(self, table_id: str) -> None:
-        """Look at a table soon (thread-safe; a no-op when no loop runs in this process)."""
+        """Look at a table soon (thread-safe; a no-op when no loop runs in this process).
+
+        After a move the driver looks at the snapshot the move committed
+        (``state.committed_change``), which is exact about who plays each seat:
+        no look at all when it shows no bot and no stand-in
+        (``state.seated_by_people``), and no query for the turns when it does
+        (``turns.server_turns``). Every other change (a stand-in arriving, a seat
+        taken) comes without a snapshot and is read from the database.
+        """
         loop = self.loop
         if loop is None or loop.is_closed():
             return
+        change = state.committed_change(table_id)
+        if change is not None and state.seated_by_people(change):
+            return
         try:
             if asyncio.get_running_loop() is loop:
-                self._poke(table_id)
+                self._poke(table_id, change)
                 return
         except RuntimeError:
             pass
         # A fresh context: the caller's (a sync_to_async thread) would make the
         # driver's own database calls look like a deadlock to asgiref.
-        loop.call_soon_threadsafe(self._poke, table_id, context=contextvars.Context())
+        loop.call_soon_threadsafe(self._poke, table_id, change, context=contextvars.Context())
 
-    def _poke(self, table_id: str) -> None:
+    def _poke(self, table_id: str, change: state.Snapshot | None = None) -> None:
         if self.stopping:
             return
         task = self.tasks.get(table_id)
         if task is not None and not task.done():
-            self.again.add(table_id)
+            known = self.again.get(table_id, change)
+            if change is None or known is None:
+                self.again[table_id] = None  # some change carried no snapshot: read the table
+            elif change.version >= known.version:
+                self.again[table_id] = change
             return
+        self.again.pop(table_id, None)
         self.tasks[table_id] = asyncio.get_running_loop().create_task(
-            self._drive(table_id), context=contextvars.Context()
+            self._drive(table_id, change), context=contextvars.Context()
         )
 
     def watch(self, table_id: str, deadline: datetime | None) -> None:
@@ -188,16 +206,30 @@ class BotDriver:
             log.exception("the sweep for abandoned tables failed")
         self._schedule_sweep()
 
-    async def _drive(self, table_id: str) -> None:
+    async def _look(self, table_id: str, change: state.Snapshot | None) -> Job | None:
+        """The bot turns pending at the table: from a move's committed snapshot, else read (``next_job``)."""
+        if change is None or change.match is None:
+            self.again.pop(table_id, None)  # this read sees every change so far
+            return await database_sync_to_async(next_job)(table_id)
+        seats = turns.server_turns(change)
+        if not seats:
+            return None
+        match_id = change.match[0]
+        seed = turns.known_seed(match_id)
+        if seed is None:
+            seed = await database_sync_to_async(turns.match_seed)(match_id)
+        return Job(change.version, change.game, change.state_json, seed, seats)
+
+    async def _drive(self, table_id: str, change: state.Snapshot | None = None) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            self.again.discard(table_id)
-            job = await database_sync_to_async(next_job)(table_id)
+            job = await self._look(table_id, change)
             # Nobody here: the bots wait (no moves, no CPU) until someone connects and pokes the table.
             if job is not None and not await database_sync_to_async(presence.anyone_here)(table_id):
                 return
             if job is None:
                 if table_id in self.again:
+                    change = self.again.pop(table_id)
                     continue
                 return
             await asyncio.sleep(settings.BOT_PAUSE)
@@ -213,6 +245,8 @@ class BotDriver:
                 except Exception:
                     log.exception("bot failed at table %s", table_id)
                     return
+            # The bots' own moves poked the driver with their snapshots (or a refusal: read).
+            change = self.again.pop(table_id, None)
 
     def schedule_grace(self, table_id: str, index: int, delay: float) -> None:
         """Check after ``delay`` seconds whether a bot should stand in for an absent human."""

@@ -94,6 +94,11 @@ class Table(models.Model):
     # every change to seats, status or game adds one.
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
+    # Who plays the seats changes without a new version when a stand-in takes a
+    # seat or gives it back (presence): this counts those changes, in the same
+    # transaction, so a move guarded on (version, seating) knows exactly who
+    # plays each seat (services._apply_on_known, the bot driver's look).
+    seating = models.PositiveIntegerField(default=0)
     game_number = models.PositiveIntegerField(default=0)
     # The turn clock: seconds per turn (0: none), and the time by which the
     # seats to act must move. Kept here so a restart or another process sees it.

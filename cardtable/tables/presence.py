@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from cardtable.tables import broadcast
@@ -85,6 +85,17 @@ def live_players(table_id: str) -> set[int]:
     return set(_live(table_id).exclude(player=None).values_list("player_id", flat=True))
 
 
+def _reseat(table_id: str) -> None:
+    """Count a change of who plays a seat that keeps the version (``Table.seating``).
+
+    Called in the change's transaction before the seat row is written, so the
+    table row is locked first, as the moves lock it (no deadlock with a move
+    that also writes a seat), and the count commits with the change or not at
+    all: a move guarded on the old count then writes nothing.
+    """
+    Table.objects.filter(pk=table_id).update(seating=F("seating") + 1)
+
+
 def _wake(table: Table) -> None:
     # Presence does not change the version: the same version is sent again.
     table_id, version = table.pk, table.version
@@ -115,6 +126,7 @@ def join(channel: str, table_id: str, player_id: int | None) -> datetime | None:
             return None
         since = seat.away_since
         if since is not None or seat.stand_in or seat.timeouts:
+            _reseat(table_id)  # the stand-in gives the seat back (or never takes it)
             Seat.objects.filter(pk=seat.pk).update(away_since=None, stand_in=False, timeouts=0)
         _wake(Table.objects.get(pk=table_id))  # the seat shows connected again
         return since
@@ -186,6 +198,8 @@ def leave(channel: str) -> tuple[str, int] | None:
 def grace_expired(table_id: str, index: int) -> bool:
     """Let a bot stand in for an absent human whose grace has run out; return whether it now does."""
     with transaction.atomic():
+        # The table row first, as every move locks it, then the seat: see _reseat.
+        Table.objects.select_for_update().filter(pk=table_id).values_list("pk", flat=True).first()
         seat = Seat.objects.select_for_update().filter(table_id=table_id, index=index).first()
         if seat is None or seat.player_id is None or seat.away_since is None or seat.stand_in:
             return False
@@ -193,6 +207,7 @@ def grace_expired(table_id: str, index: int) -> bool:
             return False
         if _live(table_id).filter(player_id=seat.player_id).exists():
             return False
+        _reseat(table_id)
         seat.stand_in = True
         seat.save(update_fields=["stand_in"])
         _wake(seat.table)

@@ -350,12 +350,14 @@ def apply_move(
     protocol's order: not_seated, game_not_running, not_your_turn,
     stale_version, illegal_move; on any error nothing changes.
 
-    A human's move on the version this process last saw committed is first tried
-    without reading the table (``_apply_on_known``); whatever that cannot settle
-    goes the locked way below, which reads the table and decides every error.
+    A human's, bot's or stand-in's move on the version this process last saw
+    committed is first tried without reading the table (``_apply_on_known``);
+    whatever that cannot settle goes the locked way below, which reads the
+    table and decides every error.
     """
-    if player is not None and by == MoveRecord.HUMAN and version is not None:
-        made = _apply_on_known(table_id, move, version, player)
+    known = by == MoveRecord.HUMAN if player is not None else by in (MoveRecord.BOT, MoveRecord.STAND_IN)
+    if version is not None and known:
+        made = _apply_on_known(table_id, move, version, player, seat, by)
         if made is not None:
             return made
     with locked_table(table_id) as table:
@@ -434,15 +436,23 @@ def apply_locked(
     )
 
 
-def _apply_on_known(table_id: str, move: Any, version: int, player: Player) -> int | None:
-    """Make a human's move on this process's newest snapshot of the table, without reading it first.
+def _apply_on_known(
+    table_id: str, move: Any, version: int, player: Player | None, seat: int | None, by: str
+) -> int | None:
+    """Make a move on this process's newest snapshot of the table, without reading it first.
+
+    A human's move names the ``player``; a bot's or a stand-in's the ``seat``,
+    which the snapshot must show played by a bot, or by a stand-in (a returning
+    human takes the seat back by changing ``Table.seating``, which the guard sees).
 
     Used only when that snapshot is the version the mover saw and the move checks
-    out on it; the table row is then changed by one UPDATE guarded by that
-    version (plus the log row's INSERT), so if the table moved on in the
-    meantime (another process, a racing move) nothing is written and ``None``
-    sends the move the locked way, which reads the table and gives the right
-    answer. Returns the new version when the move was made.
+    out on it; the table row is then changed by an UPDATE guarded by that
+    version and by ``Table.seating`` (who plays each seat), together with the
+    log row's INSERT (``_write_known``), so if the table moved on in the
+    meantime (another process, a racing move, a stand-in taking or giving back
+    a seat) nothing is written and ``None`` sends the move the locked way,
+    which reads the table and gives the right answer. Returns the new version
+    when the move was made.
     """
     snap = state_builder.latest(table_id)
     if (
@@ -450,14 +460,22 @@ def _apply_on_known(table_id: str, move: Any, version: int, player: Player) -> i
         or snap.match is None
         or snap.version != version
         or snap.status != Table.PLAYING
-        or player.pk not in snap.players
         # A clocked table's move restarts its clock and may clear a seat's timeouts,
         # and a human's move clears the last timeout: the locked way does those.
         or snap.clock
         or snap.table["last_timeout"]
     ):
         return None
-    seat = snap.players.index(player.pk)
+    if player is not None:
+        if player.pk not in snap.players:
+            return None
+        seat = snap.players.index(player.pk)
+    elif isinstance(seat, int) and 0 <= seat < len(snap.players):
+        shown = snap.table["seats"][seat]
+        if not (shown["level"] if by == MoveRecord.BOT else shown["stand_in"]):
+            return None  # the locked way says why (a stand-in whose human is back)
+    else:
+        return None
     game = get_game(snap.game)
     to_act = game.to_act(snap.state)
     if seat not in to_act:
@@ -471,43 +489,92 @@ def _apply_on_known(table_id: str, move: Any, version: int, player: Player) -> i
         return None  # the last move of a game: its result (and who left) is the locked way's
     match_id, last_seq = snap.match
     state_json = game.to_json(state)
-    now = timezone.now()
-    guard = _sqlite_lock if connection.vendor == "sqlite" else _no_lock()
-    try:
-        with guard, transaction.atomic():
-            updated = Table.objects.filter(pk=table_id, version=version, status=Table.PLAYING).update(
-                state=state_json, version=version + 1, updated=now
-            )
-            if not updated:
-                return None
-            MoveRecord.objects.create(
-                match_id=match_id,
-                seq=last_seq + 1,
-                seat=seat,
-                move=move,
-                by=MoveRecord.HUMAN,
-                version=version + 1,
-                to_act=to_act,
-                events=list(events),
-            )
-            new = replace(
-                snap,
-                version=version + 1,
-                state_json=state_json,
-                state=state,
-                match=(match_id, last_seq + 1),
-            )
-            transaction.on_commit(lambda: _announce(new))
-    except IntegrityError:  # the log says otherwise than the snapshot: let the locked way look
+    row = (match_id, last_seq + 1, seat, move, by, version + 1, list(to_act), list(events))
+    if not _write_known(table_id, version, snap.seating, state_json, row):
         return None
+    new = replace(snap, version=version + 1, state_json=state_json, state=state, match=row[:2])
+    transaction.on_commit(lambda: _announce(new))  # at once outside a transaction: it has committed
     return version + 1
+
+
+_KNOWN_SQL: dict[str, tuple[str, str]] = {}
+
+
+def _known_sql(vendor: str) -> tuple[str, str]:
+    """The guarded UPDATE and the log row's INSERT as SQL text, made once per database vendor.
+
+    On PostgreSQL they are one statement (the INSERT reads the UPDATE's
+    ``RETURNING``), so in autocommit both commit or neither does without a
+    BEGIN and a COMMIT of their own; the second text is then empty.
+    """
+    if vendor in _KNOWN_SQL:
+        return _KNOWN_SQL[vendor]
+    quote = connection.ops.quote_name
+
+    def col(model: Any, name: str) -> str:
+        return quote(model._meta.get_field(name).column)
+
+    update = (
+        f"UPDATE {quote(Table._meta.db_table)} SET {col(Table, 'state')} = %s, "
+        f"{col(Table, 'version')} = %s, {col(Table, 'updated')} = %s "
+        f"WHERE {col(Table, 'id')} = %s AND {col(Table, 'version')} = %s "
+        f"AND {col(Table, 'seating')} = %s AND {col(Table, 'status')} = %s"
+    )
+    names = ("match", "seq", "seat", "move", "by", "version", "to_act", "events", "at")
+    columns = ", ".join(col(MoveRecord, name) for name in names)
+    marks = ", ".join(["%s"] * len(names))
+    insert = f"INSERT INTO {quote(MoveRecord._meta.db_table)} ({columns})"
+    if vendor == "postgresql":
+        sql = (f"WITH moved AS ({update} RETURNING 1) {insert} SELECT {marks} FROM moved RETURNING 1", "")
+    else:
+        sql = (update, f"{insert} VALUES ({marks})")
+    _KNOWN_SQL[vendor] = sql
+    return sql
+
+
+def _write_known(table_id: str, version: int, seating: int, state_json: Any, row: tuple) -> bool:
+    """Write a known-version move: the guarded UPDATE of the table and its log row, both or neither.
+
+    ``row`` is the log row (match id, seq, seat, move, by, version, to_act,
+    events). Raw SQL, no ORM: the JSON values are encoded as their JSONFields
+    encode them (``adapt_json_value``), and the times as the DateTimeFields do.
+    Returns whether the move was written: the guard found the table at
+    ``version`` and ``seating`` and the log had no move numbered as this one (an
+    ``IntegrityError`` writes nothing either).
+    """
+    ops = connection.ops
+    now = ops.adapt_datetimefield_value(timezone.now())
+    match_id, seq, seat, move, by, new_version, to_act, events = row
+    guard_params = [ops.adapt_json_value(state_json, None), version + 1, now]
+    guard_params += [table_id, version, seating, Table.PLAYING]
+    row_params = [match_id, seq, seat, ops.adapt_json_value(move, None), by, new_version]
+    row_params += [ops.adapt_json_value(to_act, None), ops.adapt_json_value(events, None), now]
+    update, insert = _known_sql(connection.vendor)
+    try:
+        if connection.vendor == "postgresql":
+            # Outside a transaction, one statement in autocommit; inside one (tests, a
+            # caller's atomic block) a savepoint, so a refusal leaves the transaction usable.
+            outer = transaction.atomic() if connection.in_atomic_block else _no_lock()
+            with outer, connection.cursor() as cursor:
+                cursor.execute(update, guard_params + row_params)
+                return cursor.fetchone() is not None
+        with _sqlite_lock, transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(update, guard_params)  # BEGIN IMMEDIATE before it: the write lock
+            if cursor.rowcount != 1:
+                return False
+            cursor.execute(insert, row_params)
+            return True
+    except IntegrityError:  # the log says otherwise than the snapshot: let the locked way look
+        return False
 
 
 def _announce(snap: state_builder.Snapshot) -> None:
     """After a move's commit: this process's connections take ``snap`` as is; the wake carries it on."""
     wake = secrets.token_hex(8)
     state_builder.announce(snap, wake)
-    broadcast.table_changed(snap.table_id, snap.version, wake=wake, snapshot=snap.to_wake)
+    # The listeners (the bot driver) may learn from it who plays the seats: state.committed_change.
+    with state_builder.committed(snap):
+        broadcast.table_changed(snap.table_id, snap.version, wake=wake, snapshot=snap.to_wake)
 
 
 @dataclass(frozen=True)

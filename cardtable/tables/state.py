@@ -9,10 +9,12 @@ for ``None``. The public table summary (``table_summary``) holds no game view.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -158,6 +160,9 @@ class Snapshot:
     # (match id, its last move's seq) when known: lets this process apply the next
     # move without reading the table first (services.apply_move).
     match: tuple[int, int] | None = field(default=None, compare=False)
+    # ``Table.seating`` at this version: with it, who plays each seat (``table["seats"]``:
+    # kind, level, stand_in) is exact for a snapshot a move committed (``seated_by_people``).
+    seating: int = 0
 
     def to_wake(self) -> str:
         """This snapshot as JSON text, for a wake to carry to other processes.
@@ -178,6 +183,7 @@ class Snapshot:
                 "deadline": self.deadline.isoformat() if self.deadline else None,
                 "state": self.state_json,
                 "match": list(self.match) if self.match else None,
+                "seating": self.seating,
             },
             separators=(",", ":"),
         )
@@ -201,6 +207,7 @@ def build(table: Table, seats: list[Seat], live: set[int], match: tuple[int, int
         state_json=table.state if table.game_number > 0 else None,
         state=state,
         match=match,
+        seating=table.seating,
     )
 
 
@@ -224,6 +231,7 @@ def from_wake(text: str) -> Snapshot:
         state_json=state_json,
         state=state,
         match=tuple(data["match"]) if data["match"] else None,  # type: ignore[arg-type]
+        seating=data.get("seating", 0),
     )
 
 
@@ -248,8 +256,8 @@ def remember(snap: Snapshot) -> Snapshot:
     """
     with _LATEST_LOCK:  # connections' reads and moves' commits run on several threads
         known = _LATEST.get(snap.table_id)
-        if known is not None and snap.version < known.version:
-            return snap
+        if known is not None and (snap.version, snap.seating) < (known.version, known.seating):
+            return snap  # older than what this process knows (a stand-in's change counts too)
         if known is not None and known.version == snap.version and snap.match is None and known.match:
             snap = replace(snap, match=known.match)  # a presence re-read keeps what the move knew
         _LATEST[snap.table_id] = snap
@@ -300,6 +308,38 @@ def message_for(snap: Snapshot, player_id: int | None) -> dict[str, Any]:
 def state_message(table_id: str, player_id: int | None) -> dict[str, Any]:
     """Build the ``state`` message for one connection: its player's seat, or a spectator."""
     return message_for(snapshot(table_id), player_id)
+
+
+def seated_by_people(snap: Snapshot) -> bool:
+    """Whether no bot and no stand-in plays any seat in ``snap`` (so no turn is the server's to play).
+
+    Exact for a snapshot a move committed: the known-version move is guarded on
+    ``Table.seating`` and the locked way reads the seats under the table's lock.
+    """
+    return not any(seat["level"] or seat["stand_in"] for seat in snap.table["seats"])
+
+
+_COMMITTED: contextvars.ContextVar[Snapshot | None] = contextvars.ContextVar("committed", default=None)
+
+
+@contextmanager
+def committed(snap: Snapshot) -> Iterator[None]:
+    """While the listeners hear of a move (``services._announce``), ``committed_change`` gives its snap."""
+    token = _COMMITTED.set(snap)
+    try:
+        yield
+    finally:
+        _COMMITTED.reset(token)
+
+
+def committed_change(table_id: str) -> Snapshot | None:
+    """The snapshot the change now being told to the listeners committed, if it was a move of ``table_id``.
+
+    ``None`` for every other change (a seat taken, presence, a stand-in): those
+    carry no snapshot, and a listener must read the table.
+    """
+    snap = _COMMITTED.get()
+    return snap if snap is not None and snap.table_id == table_id else None
 
 
 _SHARED: dict[tuple[str, str], asyncio.Future[Snapshot]] = {}

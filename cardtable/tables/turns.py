@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import logging
 import random
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.db.models import Max, Q
 
-from cardtable.tables import clocks, presence, services
+from cardtable.tables import clocks, presence, services, state
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from games import get_game
@@ -71,6 +72,43 @@ def next_job(table_id: str) -> Job | None:
         return None
     seed = Match.objects.filter(table=table, number=table.game_number).values_list("seed", flat=True).first()
     return Job(table.version, table.game, table.state, seed or 0, turns)
+
+
+def server_turns(snap: state.Snapshot) -> list[tuple[int, str, str]]:
+    """The turns ``next_job`` would find in a move's committed snapshot, read from it (no query).
+
+    Who plays each seat in a snapshot a move committed is exact
+    (``state.seated_by_people``), so this is what the table held at that version.
+    """
+    if snap.status != Table.PLAYING or snap.state is None:
+        return []
+    seats = snap.table["seats"]
+    turns = []
+    for index in get_game(snap.game).to_act(snap.state):
+        if seats[index]["level"]:
+            turns.append((index, seats[index]["level"], MoveRecord.BOT))
+        elif seats[index]["stand_in"]:
+            turns.append((index, settings.STAND_IN_LEVEL, MoveRecord.STAND_IN))
+    return turns
+
+
+# A match's seed never changes: read once per match in this process (never sent in a wake).
+_SEEDS: OrderedDict[int, int] = OrderedDict()
+_SEEDS_SIZE = 4096
+
+
+def known_seed(match_id: int) -> int | None:
+    """The match's seed if this process has read it already, else ``None`` (``match_seed`` reads it)."""
+    return _SEEDS.get(match_id)
+
+
+def match_seed(match_id: int) -> int:
+    """Read a match's seed (one query) and keep it for ``known_seed``."""
+    seed = Match.objects.filter(pk=match_id).values_list("seed", flat=True).first() or 0
+    _SEEDS[match_id] = seed
+    if len(_SEEDS) > _SEEDS_SIZE:
+        _SEEDS.popitem(last=False)
+    return seed
 
 
 def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:

@@ -12,16 +12,20 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db.models import F
+from django.utils import timezone
 
-from cardtable.tables import broadcast, consumers, services, state
+from cardtable.tables import broadcast, consumers, presence, services, state
+from cardtable.tables.bots import driver
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import MoveRecord, Table
+from cardtable.tables.models import Match, MoveRecord, Seat, Table
+from games import get_game
 from tests.server.conftest import Client, make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -158,3 +162,183 @@ def test_a_wake_carries_a_state_holding_integers_wider_than_msgpack_takes() -> N
     wide = replace(snap, state_json={**snap.state_json, "seed": 2**70})
     carried = msgpack.unpackb(msgpack.packb({"snapshot": wide.to_wake()}))["snapshot"]  # as Redis carries it
     assert state.from_wake(carried).state_json["seed"] == 2**70
+
+
+def test_the_known_move_writes_its_json_as_the_orm_would_and_reads_back_the_same() -> None:
+    """Raw SQL on the known version: the JSON columns read back through the ORM as the values written."""
+    table, _ = hearts_table()
+    match = Match.objects.get(table=table, number=table.game_number)
+    state_json = {"wide": 2**70, "text": 'Zoë \u2028 ♠ "quoted"', "half": 0.5, "nested": [None, True, {}]}
+    move = {"cards": ["QS", "Ä"], "n": -3}
+    events = [{"type": "pass", "seat": 1, "cards": ["2C"]}]
+    before = timezone.now()
+    row = (match.pk, 1, 1, move, MoveRecord.HUMAN, table.version + 1, (1, 2), events)
+    assert services._write_known(table.pk, table.version, table.seating, state_json, row)
+    after = Table.objects.get(pk=table.pk)
+    assert after.state == state_json and after.version == table.version + 1 and after.updated >= before
+    logged = MoveRecord.objects.get(match=match, seq=1)
+    assert (logged.seat, logged.move, logged.by, logged.version) == (1, move, "human", table.version + 1)
+    assert (logged.to_act, logged.events) == ([1, 2], events)
+    assert before <= logged.at <= timezone.now()
+
+
+def test_the_known_move_writes_both_rows_or_neither() -> None:
+    table, _ = hearts_table()
+    match = Match.objects.get(table=table, number=table.game_number)
+    row = (match.pk, 1, 1, {"cards": []}, MoveRecord.HUMAN, table.version + 1, [1], [])
+    MoveRecord.objects.create(match=match, seq=1, seat=0, move={}, version=table.version, to_act=[0])
+    # The log already holds move 1: the INSERT fails, so the guarded UPDATE must not stand either.
+    assert not services._write_known(table.pk, table.version, table.seating, {"x": 1}, row)
+    # A stand-in's change since the snapshot (seating), or another version: the guard writes nothing.
+    row = (match.pk, 2, 1, {"cards": []}, MoveRecord.HUMAN, table.version + 1, [1], [])
+    assert not services._write_known(table.pk, table.version, table.seating + 1, {"x": 1}, row)
+    assert not services._write_known(table.pk, table.version - 1, table.seating, {"x": 1}, row)
+    after = Table.objects.get(pk=table.pk)
+    assert (after.version, after.state) == (table.version, table.state)
+    assert list(MoveRecord.objects.values_list("seq", flat=True)) == [1]
+
+
+async def test_a_stand_in_set_behind_the_process_s_back_still_plays_the_turn_a_known_move_hands_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot driver skips its look after a move that shows no bot and no stand-in: that must be exact.
+
+    Another process lets a stand-in take seat 3 (its wake never reaches this
+    process, whose newest snapshot still shows seat 3 played by its human);
+    then seat 1 moves on the version this process knows, and seat 3 is to act.
+    The stand-in's move must be played, not left waiting for a look that never comes.
+    """
+    table, people = await database_sync_to_async(hearts_table)()
+    await database_sync_to_async(presence.join)("watcher!1", table.pk, people[0][0].pk)  # someone is here
+    driver.ensure_started()
+    await driver.resuming
+    snap = await database_sync_to_async(state.snapshot)(table.pk)
+    assert sorted(state.message_for(snap, None)["to_act"]) == [0, 1, 2, 3]  # the pass: everyone acts
+    first = state.message_for(snap, people[0][0].pk)["legal_moves"][0]
+    await database_sync_to_async(services.apply_move)(table.pk, first, snap.version, player=people[0][0])
+    known = state.latest(table.pk)
+    assert known is not None and known.match is not None and 3 in state.message_for(known, None)["to_act"]
+
+    def stand_in_elsewhere() -> bool:
+        Seat.objects.filter(table=table, index=3).update(away_since=timezone.now() - timedelta(hours=1))
+        with monkeypatch.context() as elsewhere:  # the other process's wake and listeners stay there
+            elsewhere.setattr(broadcast, "table_changed", lambda *args, **kwargs: None)
+            return presence.grace_expired(table.pk, 3)
+
+    assert await database_sync_to_async(stand_in_elsewhere)()
+    assert state.latest(table.pk) is known and not known.table["seats"][3]["stand_in"]
+    second = state.message_for(known, people[1][0].pk)["legal_moves"][0]
+    await database_sync_to_async(services.apply_move)(table.pk, second, known.version, player=people[1][0])
+
+    def stood_in() -> bool:
+        return MoveRecord.objects.filter(match__table=table, seat=3, by=MoveRecord.STAND_IN).exists()
+
+    for _ in range(100):
+        if await database_sync_to_async(stood_in)():
+            break
+        await asyncio.sleep(0.05)
+    assert await database_sync_to_async(stood_in)(), "the stand-in's turn was left unplayed"
+
+
+def test_a_stand_in_s_move_on_the_known_version_is_dropped_once_its_human_is_back() -> None:
+    table, people = hearts_table()
+    Seat.objects.filter(table=table, index=2).update(away_since=timezone.now() - timedelta(hours=1))
+    assert presence.grace_expired(table.pk, 2)
+    known = state.snapshot(table.pk)  # this process knows the stand-in plays seat 2
+    first = state.message_for(known, people[0][0].pk)["legal_moves"][0]
+    services.apply_move(table.pk, first, known.version, player=people[0][0])  # the locked way: a read before
+    known = state.latest(table.pk)
+    assert known is not None and known.match is not None and known.table["seats"][2]["stand_in"]
+    game = get_game("hearts")
+    move = game.legal_moves(known.state, 2)[0]
+    # The human comes back through another process: this one hears nothing of it.
+    with pytest.MonkeyPatch.context() as elsewhere:
+        elsewhere.setattr(broadcast, "table_changed", lambda *args, **kwargs: None)
+        presence.join("back!1", table.pk, people[2][0].pk)
+    logged = MoveRecord.objects.count()
+    with pytest.raises(TableError) as refused:
+        services.apply_move(table.pk, move, known.version, seat=2, by=MoveRecord.STAND_IN)
+    assert refused.value.code == "not_your_turn"
+    assert MoveRecord.objects.count() == logged
+    assert Table.objects.get(pk=table.pk).version == known.version
+
+
+async def test_bots_play_from_the_committed_snapshots_on_the_known_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At a table of bots the driver reads the table once, then goes by the snapshots its moves commit."""
+    from cardtable.tables import bots
+
+    def bot_table() -> Table:
+        host, _ = make_player("Host")
+        table = services.create_table(host, "hearts", 4, None, seated=False)
+        for index in range(4):
+            services.add_bot(table.pk, host, index, "random")
+        services.start(table.pk, host)
+        presence.join("watcher!1", table.pk, None)  # someone watches: the bots play
+        return table
+
+    table = await database_sync_to_async(bot_table)()
+    looks: list[str] = []
+    locked: list[str] = []
+    real_next_job, real_apply_locked = bots.next_job, services.apply_locked
+    monkeypatch.setattr(bots, "next_job", lambda table_id: looks.append(table_id) or real_next_job(table_id))
+    monkeypatch.setattr(
+        services, "apply_locked", lambda *args, **kw: locked.append("") or real_apply_locked(*args, **kw)
+    )
+
+    def made() -> list[str]:
+        return list(MoveRecord.objects.filter(match__table=table).values_list("by", flat=True))
+
+    driver.ensure_started()
+    for _ in range(200):
+        if len(await database_sync_to_async(made)()) >= 20:
+            break
+        await asyncio.sleep(0.05)
+    driver.reset()
+    moves = await database_sync_to_async(made)()
+    assert len(moves) >= 20 and set(moves) == {"bot"}
+    assert looks == [table.pk]  # the driver read the table once, when it started
+    # The pass's four moves go the locked way (the first after a read, then three on a
+    # version the first left behind); every card played after them on the known version.
+    assert len(locked) <= 4
+
+
+async def test_the_driver_does_not_look_after_a_move_at_a_table_of_people(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cardtable.tables import bots
+
+    table, people = await database_sync_to_async(hearts_table)()
+    driver.ensure_started()
+    await driver.resuming
+    looks: list[str] = []
+    real_next_job = bots.next_job
+    monkeypatch.setattr(bots, "next_job", lambda table_id: looks.append(table_id) or real_next_job(table_id))
+    drives: list[str] = []
+    real_drive = driver._drive
+    monkeypatch.setattr(
+        driver, "_drive", lambda table_id, *args: drives.append(table_id) or real_drive(table_id, *args)
+    )
+    for _ in range(3):  # the first the locked way, then on the known version
+        snap = state.latest(table.pk) or await database_sync_to_async(state.snapshot)(table.pk)
+        seat = state.message_for(snap, None)["to_act"][0]
+        move = state.message_for(snap, people[seat][0].pk)["legal_moves"][0]
+        await database_sync_to_async(services.apply_move)(
+            table.pk, move, snap.version, player=people[seat][0]
+        )
+    await asyncio.sleep(0.1)
+    assert looks == [] and drives == []  # three moves, not even a task to look
+    # A change without a committed snapshot (here a seat's presence) is still looked at.
+    await database_sync_to_async(presence.join)("watcher!1", table.pk, people[1][0].pk)
+    await asyncio.sleep(0.1)
+    assert looks == drives == [table.pk]
+
+
+def test_a_read_that_missed_a_stand_in_s_change_does_not_replace_the_newer_snapshot() -> None:
+    table, _ = hearts_table()
+    older = state.snapshot(table.pk)
+    newer = replace(older, seating=older.seating + 1)  # the same version after a stand-in's change
+    state.remember(newer)
+    state.remember(older)  # a read that started before that change, finishing after it
+    assert state.latest(table.pk) is newer
