@@ -131,8 +131,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": {
-                "core": "channels_redis.core.RedisChannelLayer",
-                "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "core": "cardtable.tables.layers.RedisChannelLayer",
+                "pubsub": "cardtable.tables.layers.RedisPubSubChannelLayer",
             }[REDIS_LAYER],
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default, the same as

@@ -507,7 +507,7 @@ def _announce(snap: state_builder.Snapshot) -> None:
     """After a move's commit: this process's connections take ``snap`` as is; the wake carries it on."""
     wake = secrets.token_hex(8)
     state_builder.announce(snap, wake)
-    broadcast.table_changed(snap.table_id, snap.version, wake=wake, snapshot=snap.to_wake)
+    broadcast.table_changed(snap.table_id, snap.version, wake=wake, snapshot=snap)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db.models import F
 
-from cardtable.tables import broadcast, consumers, services, state
+from cardtable.tables import broadcast, consumers, fanout, services, state
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import MoveRecord, Table
 from tests.server.conftest import Client, make_player
@@ -39,7 +39,7 @@ def hearts_table() -> tuple[Table, list]:
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Count the consumers' reads of a table (``state.snapshot`` through ``consumers``)."""
+    """Count the connections' reads of a table (``state.snapshot`` through ``consumers`` and the hub)."""
     seen: list[str] = []
 
     def counted(table_id: str) -> state.Snapshot:
@@ -47,6 +47,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return state.snapshot(table_id)
 
     monkeypatch.setattr(consumers, "snapshot", counted)
+    monkeypatch.setattr(fanout, "snapshot", counted)
     return seen
 
 
