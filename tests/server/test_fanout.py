@@ -20,7 +20,6 @@ from django.db.models import F
 from cardtable.tables import broadcast, fanout, services, state
 from cardtable.tables.layers import InMemoryChannelLayer
 from cardtable.tables.models import Table
-from tests.server.conftest import Client
 from tests.server.test_move_path import hearts_table, play_one, seated_clients
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,6 +96,15 @@ def remote(settings: Any) -> RemoteLayer:
 
 
 @pytest.fixture
+def in_memory(settings: Any) -> InMemoryChannelLayer:
+    """The channel layer is the in-memory one for this test (also in the PostgreSQL + Redis run)."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "cardtable.tables.layers.InMemoryChannelLayer"}}
+    layer = get_channel_layer()
+    assert isinstance(layer, InMemoryChannelLayer)
+    return layer
+
+
+@pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Count the hub's reads of a table."""
     seen: list[str] = []
@@ -110,12 +118,11 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 async def test_a_move_reaches_every_local_seat_with_no_layer_message_on_the_in_memory_layer(
-    monkeypatch: pytest.MonkeyPatch,
+    in_memory: InMemoryChannelLayer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table, people = await database_sync_to_async(hearts_table)()
     clients = await seated_clients(table, people)
-    layer = get_channel_layer()
-    assert isinstance(layer, InMemoryChannelLayer)
+    layer = in_memory
     sent: list[str] = []
     for name in ("send", "group_send"):
         original = getattr(layer, name)
@@ -182,10 +189,12 @@ async def test_another_processs_hub_fans_a_move_out_to_its_seats_without_a_read(
     other.stop()
 
 
-async def test_the_hubs_channel_leaves_the_group_with_the_tables_last_socket() -> None:
+async def test_the_hubs_channel_leaves_the_group_with_the_tables_last_socket(
+    in_memory: InMemoryChannelLayer,
+) -> None:
     table, people = await database_sync_to_async(hearts_table)()
     clients = await seated_clients(table, people[:2])
-    layer = get_channel_layer()
+    layer = in_memory
     group = broadcast.group_name(table.pk)
     assert len(layer.groups[group]) == 1  # two sockets, one channel
     await clients[0].close()
