@@ -27,20 +27,44 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-
-from cardtable.tables import fanout
-
-if TYPE_CHECKING:
-    from cardtable.tables.state import Snapshot
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[str], None]
 _listeners: list[Listener] = []
+
+_GROUP_PREFIX = "table."
+
+
+class Snapshot(Protocol):
+    """A committed table as ``state.Snapshot`` holds it (this module does not import state)."""
+
+    def to_wake(self) -> str:
+        """The snapshot as JSON text, for a wake to carry."""
+
+
+class Hub(Protocol):
+    """This process's hub as seen from here (``fanout.Hub``)."""
+
+    def publish(self, table_id: str, event: dict[str, Any], snap: Snapshot | None = None) -> None:
+        """Deliver a committed change or chat line to this process's connections and send it on."""
+
+
+def _no_hub() -> Hub | None:
+    return None
+
+
+_running_hub: Callable[[], Hub | None] = _no_hub
+
+
+def use_hub(running: Callable[[], Hub | None]) -> None:
+    """Find the running hub with ``running`` (``fanout`` registers it: this module imports no hub)."""
+    global _running_hub
+    _running_hub = running
 
 
 def on_table_changed(listener: Listener) -> None:
@@ -51,7 +75,12 @@ def on_table_changed(listener: Listener) -> None:
 
 def group_name(table_id: str) -> str:
     """Return the channel-layer group of a table (the hubs of the processes serving it are in it)."""
-    return fanout.group_of(table_id)
+    return f"{_GROUP_PREFIX}{table_id}"
+
+
+def table_of(group: str) -> str | None:
+    """Return the table whose group is ``group``, or ``None``."""
+    return group[len(_GROUP_PREFIX) :] if group.startswith(_GROUP_PREFIX) else None
 
 
 def table_changed(
@@ -70,7 +99,7 @@ def table_changed(
         "version": version,
         "wake": wake or secrets.token_hex(8),
     }
-    hub = fanout.running()
+    hub = _running_hub()
     if snapshot is not None and not isinstance(get_channel_layer(), InMemoryChannelLayer | None):
         # An in-memory layer reaches only this process, which holds the snapshot already.
         message["snapshot"] = snapshot.to_wake()
@@ -88,7 +117,7 @@ def table_changed(
 def chat(table_id: str, message: dict) -> None:
     """Send a chat line to every connection of the table (from sync code, after commit)."""
     event = {"type": "table.chat", "message": message}
-    hub = fanout.running()
+    hub = _running_hub()
     if hub is not None:
         hub.publish(table_id, event)
     else:

@@ -11,7 +11,7 @@ has one ``Hub`` on its event loop:
   delivered to its own connections directly on the event loop, from the
   snapshot the move already holds (no read, no layer);
 - the hub owns ONE layer channel, which is in a table's group
-  (``group_of(table_id)``) while this process has a connection at that table.
+  (``group_name(table_id)``) while this process has a connection at that table.
   A committed change is sent once to the group, in order, by a sender task (the
   committing thread never waits on Redis), carrying the snapshot as JSON text
   and the hub's ``origin`` so the sender ignores its own echo. The in-memory
@@ -46,6 +46,8 @@ from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 
+from cardtable.tables import broadcast
+from cardtable.tables.broadcast import group_name, table_of
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.state import Snapshot, from_wake, remember, snapshot
 
@@ -54,18 +56,6 @@ log = logging.getLogger(__name__)
 # Seconds between tries to reach a lost channel layer (Redis down): wakes from
 # other processes stop meanwhile, play goes on.
 LAYER_RETRY = 1.0
-
-_GROUP_PREFIX = "table."
-
-
-def group_of(table_id: str) -> str:
-    """The channel-layer group of a table: the hubs of the processes serving it are in it."""
-    return f"{_GROUP_PREFIX}{table_id}"
-
-
-def table_of(group: str) -> str | None:
-    """The table whose group is ``group``, or ``None``."""
-    return group[len(_GROUP_PREFIX) :] if group.startswith(_GROUP_PREFIX) else None
 
 
 def connection_name() -> str:
@@ -180,11 +170,11 @@ class Hub:
         wanted, held = table_id in self.local, table_id in self.joined
         try:
             if wanted and not held and self.channel is not None:
-                await self.layer.group_add(group_of(table_id), self.channel)
+                await self.layer.group_add(group_name(table_id), self.channel)
                 self.joined.add(table_id)
             elif held and not wanted:
                 self.joined.discard(table_id)
-                await self.layer.group_discard(group_of(table_id), self.channel)
+                await self.layer.group_discard(group_name(table_id), self.channel)
         except Exception as error:  # Redis down: _recover joins the group once it is back
             self._failed(error)
 
@@ -219,7 +209,7 @@ class Hub:
             if self.layer_down:  # nothing reaches the others now; _recover brings everyone up to date
                 continue
             try:
-                await self.layer.group_send(group_of(table_id), message)
+                await self.layer.group_send(group_name(table_id), message)
             except Exception as error:
                 if "snapshot" not in message:
                     self._failed(error)
@@ -228,7 +218,7 @@ class Hub:
                 log.warning("could not send table %s's snapshot (%r); waking it without", table_id, error)
                 plain = {key: value for key, value in message.items() if key != "snapshot"}
                 try:
-                    await self.layer.group_send(group_of(table_id), plain)
+                    await self.layer.group_send(group_name(table_id), plain)
                 except Exception as again:
                     self._failed(again)
 
@@ -347,7 +337,7 @@ class Hub:
                 # A round trip to Redis: the pub/sub layer's group_add may not make one.
                 await self.layer.send(self.channel, {"type": "hub.ping", "origin": self.origin})
                 for table_id in list(self.local):
-                    await self.layer.group_add(group_of(table_id), self.channel)
+                    await self.layer.group_add(group_name(table_id), self.channel)
                     self.joined.add(table_id)
             except Exception:
                 continue
@@ -401,3 +391,6 @@ def reset() -> None:
         except RuntimeError:
             pass
     _hub = None
+
+
+broadcast.use_hub(running)
