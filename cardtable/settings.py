@@ -122,9 +122,10 @@ else:
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# "core" (lists per channel, the default) or "pubsub" (Redis PUBLISH/SUBSCRIBE): measured
-# against each other in docs/performance.md; the outage handling is tested on "core".
-REDIS_LAYER = os.environ.get("REDIS_LAYER", "core")
+# "pubsub" (Redis PUBLISH/SUBSCRIBE, the default: a group send is one PUBLISH) or "core"
+# (a list per process): measured against each other in docs/performance.md. Each process's
+# hub (tables/fanout.py) holds one channel; both pass tests/ops/test_redis_outage.py.
+REDIS_LAYER = os.environ.get("REDIS_LAYER", "pubsub")
 if REDIS_LAYER not in ("core", "pubsub"):
     raise ImproperlyConfigured(f"REDIS_LAYER must be core or pubsub, not {REDIS_LAYER!r}")
 if REDIS_URL:

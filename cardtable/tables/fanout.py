@@ -56,6 +56,10 @@ log = logging.getLogger(__name__)
 # Seconds between tries to reach a lost channel layer (Redis down): wakes from
 # other processes stop meanwhile, play goes on.
 LAYER_RETRY = 1.0
+# Seconds between the hub's checks that the layer still answers (a message to its own
+# channel). The pub/sub layer's receive does not fail while Redis is down, so without
+# it a process that only listens would not notice an outage, nor catch up after one.
+LAYER_PROBE = 2.0
 
 
 def connection_name() -> str:
@@ -120,6 +124,7 @@ class Hub:
         self._spawn(self._receive_loop())
         if not self.local_only:
             self._spawn(self._send_loop())
+            self._spawn(self._probe_loop())
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         self._tasks.append(self.loop.create_task(coro, context=contextvars.Context()))
@@ -240,6 +245,18 @@ class Hub:
                 self._heard(message)
             except Exception:  # one malformed message must not stop the process's wakes
                 log.exception("the hub could not handle a message: %.200r", message)
+
+    async def _probe_loop(self) -> None:
+        """Check every ``LAYER_PROBE`` seconds that the layer answers; a failure starts ``_recover``."""
+        assert self.layer is not None
+        while True:
+            await asyncio.sleep(LAYER_PROBE)
+            if self.layer_down or self.channel is None:
+                continue
+            try:
+                await self.layer.send(self.channel, {"type": "hub.ping", "origin": self.origin})
+            except Exception as error:
+                self._failed(error)
 
     def _heard(self, message: dict[str, Any]) -> None:
         if message.get("origin") == self.origin:  # our own, delivered locally when committed
