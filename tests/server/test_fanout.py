@@ -39,6 +39,7 @@ class RemoteLayer(BaseChannelLayer):
         self.inner = InMemoryChannelLayer()
         self.group_sends: list[tuple[str, dict]] = []
         self.down = False
+        self.receive_fails = True  # as channels_redis' core layer; its pub/sub layer's receive just waits
 
     def _check(self) -> None:
         if self.down:
@@ -54,7 +55,8 @@ class RemoteLayer(BaseChannelLayer):
     async def receive(self, channel: str) -> dict:
         while self.down:  # as channels_redis' receive fails while Redis is down
             await asyncio.sleep(0.01)
-            self._check()
+            if self.receive_fails:
+                self._check()
         return await self.inner.receive(channel)
 
     async def group_add(self, group: str, channel: str) -> None:
@@ -233,6 +235,28 @@ async def test_after_an_outage_the_hub_rejoins_its_groups_and_brings_every_seat_
     await remote.group_send(broadcast.group_name(table.pk), wake)
     for client in clients:
         await client.next_state()
+
+
+async def test_a_listening_hub_notices_an_outage_its_receive_does_not_report(
+    remote: RemoteLayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fanout, "LAYER_RETRY", 0.05)
+    monkeypatch.setattr(fanout, "LAYER_PROBE", 0.05)
+    remote.receive_fails = False  # as the pub/sub layer: nothing fails until the hub sends
+    table, people = await database_sync_to_async(hearts_table)()
+    clients = await seated_clients(table, people)
+    hub = fanout.running()
+    version = clients[0].state["version"]
+    remote.down = True  # this process makes no change meanwhile: only the probe can notice
+    await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(version=F("version") + 1)
+    for _ in range(100):
+        if hub.layer_down:
+            break
+        await asyncio.sleep(0.01)
+    assert hub.layer_down
+    remote.down = False
+    for client in clients:  # the other process's change, which the layer lost, arrives on recovery
+        await client.until(lambda m: m["type"] == "state" and m["version"] == version + 1, timeout=5)
 
 
 async def test_a_chat_line_reaches_every_local_socket_once(remote: RemoteLayer) -> None:
