@@ -132,8 +132,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": {
-                "core": "cardtable.tables.layers.RedisChannelLayer",
-                "pubsub": "cardtable.tables.layers.RedisPubSubChannelLayer",
+                "core": "cardtable.tables.layers_redis.RedisChannelLayer",
+                "pubsub": "cardtable.tables.layers_redis.RedisPubSubChannelLayer",
             }[REDIS_LAYER],
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default, the same as

@@ -81,7 +81,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: str
     player: Player | None
     sent_version = -1
-    joined = False
     socket: sockets.Socket | None = None  # listed in this process's sockets once admitted
     hub: fanout.Hub | None = None  # the hub serving this connection, once joined
 
@@ -126,7 +125,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_json({"type": "error", "code": "rate_limited", "message": message})
             await self.close(code=4429)
             return
-        self.joined = True
         shutdown.register(self)
         heartbeat.start()
         # Before the first read: a change committed after it reaches this socket. (Redis

@@ -5,7 +5,8 @@ A process's hub (``fanout.py``) has one channel in the groups of all the tables
 it serves, so a wake arriving there must say which table it is for, whoever
 sent it (another process's hub, a management command, a test).
 
-The in-memory layer of a single process (no ``REDIS_URL``) also has a cheaper
+The Redis layers are in ``layers_redis.py``, so that a process without Redis
+does not load redis-py. The in-memory layer of a single process (no ``REDIS_URL``) also has a cheaper
 expiry sweep. Channels' ``InMemoryChannelLayer`` walks every channel's queue
 and every group membership on each ``send``, ``receive`` and ``group_send``, to
 drop expired messages. Here that sweep runs at most once a second: an expired
@@ -19,10 +20,10 @@ import time
 from typing import Any
 
 from channels import layers
-from channels_redis import core, pubsub
 
 
-def _tagged(group: str, message: dict[str, Any]) -> dict[str, Any]:
+def tagged(group: str, message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` naming its group, as every group message here does."""
     return {**message, "group": group}
 
 
@@ -40,20 +41,4 @@ class InMemoryChannelLayer(layers.InMemoryChannelLayer):
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """Send ``message`` to the group, naming the group in it."""
-        await super().group_send(group, _tagged(group, message))
-
-
-class RedisChannelLayer(core.RedisChannelLayer):
-    """channels_redis' default layer (a list per process in Redis)."""
-
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        """Send ``message`` to the group, naming the group in it."""
-        await super().group_send(group, _tagged(group, message))
-
-
-class RedisPubSubChannelLayer(pubsub.RedisPubSubChannelLayer):
-    """channels_redis' pub/sub layer (a group send is one PUBLISH)."""
-
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        """Send ``message`` to the group, naming the group in it."""
-        await self._get_layer().group_send(group, _tagged(group, message))
+        await super().group_send(group, tagged(group, message))
