@@ -103,9 +103,7 @@ def table_changed(
     if snapshot is not None and not isinstance(get_channel_layer(), InMemoryChannelLayer | None):
         # An in-memory layer reaches only this process, which holds the snapshot already.
         message["snapshot"] = snapshot.to_wake()
-    if hub is not None:
-        hub.publish(table_id, message, snapshot)
-    else:
+    if not _published(hub, table_id, message, snapshot):
         _send(table_id, message)
     for listener in _listeners:
         try:
@@ -118,10 +116,19 @@ def chat(table_id: str, message: dict) -> None:
     """Send a chat line to every connection of the table (from sync code, after commit)."""
     event = {"type": "table.chat", "message": message}
     hub = _running_hub()
-    if hub is not None:
-        hub.publish(table_id, event)
-    else:
+    if not _published(hub, table_id, event, None):
         _send(table_id, event)
+
+
+def _published(hub: Hub | None, table_id: str, event: dict[str, Any], snapshot: Snapshot | None) -> bool:
+    """Hand the change to the process's hub; ``False`` if there is none (or its loop just closed)."""
+    if hub is None:
+        return False
+    try:
+        hub.publish(table_id, event, snapshot)
+    except RuntimeError:  # the loop closed since: a committed change must not raise here
+        return False
+    return True
 
 
 def _send(table_id: str, message: dict) -> None:
