@@ -125,17 +125,18 @@ else:
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# "core" (lists per channel, the default) or "pubsub" (Redis PUBLISH/SUBSCRIBE): measured
-# against each other in docs/performance.md; the outage handling is tested on "core".
-REDIS_LAYER = os.environ.get("REDIS_LAYER", "core")
+# "pubsub" (Redis PUBLISH/SUBSCRIBE, the default: a group send is one PUBLISH) or "core"
+# (a list per process): measured against each other in docs/performance.md. Each process's
+# hub (tables/fanout.py) holds one channel; both pass tests/ops/test_redis_outage.py.
+REDIS_LAYER = os.environ.get("REDIS_LAYER", "pubsub")
 if REDIS_LAYER not in ("core", "pubsub"):
     raise ImproperlyConfigured(f"REDIS_LAYER must be core or pubsub, not {REDIS_LAYER!r}")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": {
-                "core": "channels_redis.core.RedisChannelLayer",
-                "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "core": "cardtable.tables.layers_redis.RedisChannelLayer",
+                "pubsub": "cardtable.tables.layers_redis.RedisPubSubChannelLayer",
             }[REDIS_LAYER],
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default, the same as

@@ -1,11 +1,22 @@
 """Waking connections after a change: the channel layer carries "look again", never the truth.
 
-A message on a table's group says that the table changed (and its new
-version); each connection then reads the table from the database and builds the
-state for its own seat. After a move the wake also carries the committed
-snapshot (``state.Snapshot.to_wake``), so other processes build their seats'
-messages without that read; the process that made the move already holds it.
-A connection that missed a wake gets the truth on ``sync`` or reconnect.
+A change (and its new version) reaches every connection of the table, in every
+process; each connection builds the state for its own seat. This is the one
+entry point; the per-process hub (``fanout.py``) does the delivering:
+
+- in a server process (its hub's event loop running) the hub hands the change
+  to this process's own connections directly, and sends it once to the
+  table's group, where each other process's hub hears it and fans it out to
+  its connections;
+- a process without a running hub (a management command such as ``playbots``,
+  a script) sends the wake through the channel layer alone, so the server
+  processes still hear of it.
+
+After a move the wake carries the committed snapshot (``state.Snapshot``):
+this process's connections take it as is, other processes get it as JSON text
+(``Snapshot.to_wake``) and need no read. Wakes without one (a seat taken, a
+game started, presence) make a process's connections share one read of the
+table. A connection that missed a wake gets the truth on ``sync`` or reconnect.
 
 What else must hear of a change in this process (the bot driver) subscribes with
 ``on_table_changed`` at startup, so this transport knows nothing of bots.
@@ -16,7 +27,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -26,6 +37,35 @@ log = logging.getLogger(__name__)
 Listener = Callable[[str], None]
 _listeners: list[Listener] = []
 
+_GROUP_PREFIX = "table."
+
+
+class Snapshot(Protocol):
+    """A committed table as ``state.Snapshot`` holds it (this module does not import state)."""
+
+    def to_wake(self) -> str:
+        """The snapshot as JSON text, for a wake to carry."""
+
+
+class Hub(Protocol):
+    """This process's hub as seen from here (``fanout.Hub``)."""
+
+    def publish(self, table_id: str, event: dict[str, Any], snap: Snapshot | None = None) -> None:
+        """Deliver a committed change or chat line to this process's connections and send it on."""
+
+
+def _no_hub() -> Hub | None:
+    return None
+
+
+_running_hub: Callable[[], Hub | None] = _no_hub
+
+
+def use_hub(running: Callable[[], Hub | None]) -> None:
+    """Find the running hub with ``running`` (``fanout`` registers it: this module imports no hub)."""
+    global _running_hub
+    _running_hub = running
+
 
 def on_table_changed(listener: Listener) -> None:
     """Call ``listener(table_id)`` after every table change this process makes (once per listener)."""
@@ -34,29 +74,37 @@ def on_table_changed(listener: Listener) -> None:
 
 
 def group_name(table_id: str) -> str:
-    """Return the channel-layer group of a table's connections."""
-    return f"table.{table_id}"
+    """Return the channel-layer group of a table (the hubs of the processes serving it are in it)."""
+    return f"{_GROUP_PREFIX}{table_id}"
+
+
+def table_of(group: str) -> str | None:
+    """Return the table whose group is ``group``, or ``None``."""
+    return group[len(_GROUP_PREFIX) :] if group.startswith(_GROUP_PREFIX) else None
 
 
 def table_changed(
-    table_id: str, version: int, *, wake: str | None = None, snapshot: Callable[[], str] | None = None
+    table_id: str, version: int, *, wake: str | None = None, snapshot: Snapshot | None = None
 ) -> None:
     """Wake every connection of the table (from sync code, after commit) and tell the listeners.
 
     ``wake`` names this one broadcast, so the connections it reaches in one
     process can share a single read of the table (``state.shared_snapshot``).
-    ``snapshot`` gives the committed table as JSON text, which spares other
-    processes that read; if the layer refuses the wake with it, the wake goes without.
+    ``snapshot`` is the committed table: this process's connections take it
+    as is, and the wake carries it to the others as JSON text (if the layer
+    refuses the wake with it, the wake goes without).
     """
     message: dict[str, Any] = {
         "type": "table.changed",
         "version": version,
         "wake": wake or secrets.token_hex(8),
     }
-    if snapshot is not None and not isinstance(get_channel_layer(), InMemoryChannelLayer):
+    hub = _running_hub()
+    if snapshot is not None and not isinstance(get_channel_layer(), InMemoryChannelLayer | None):
         # An in-memory layer reaches only this process, which holds the snapshot already.
-        message["snapshot"] = snapshot()
-    _send(table_id, message)
+        message["snapshot"] = snapshot.to_wake()
+    if not _published(hub, table_id, message, snapshot):
+        _send(table_id, message)
     for listener in _listeners:
         try:
             listener(table_id)
@@ -66,10 +114,25 @@ def table_changed(
 
 def chat(table_id: str, message: dict) -> None:
     """Send a chat line to every connection of the table (from sync code, after commit)."""
-    _send(table_id, {"type": "table.chat", "message": message})
+    event = {"type": "table.chat", "message": message}
+    hub = _running_hub()
+    if not _published(hub, table_id, event, None):
+        _send(table_id, event)
+
+
+def _published(hub: Hub | None, table_id: str, event: dict[str, Any], snapshot: Snapshot | None) -> bool:
+    """Hand the change to the process's hub; ``False`` if there is none (or its loop just closed)."""
+    if hub is None:
+        return False
+    try:
+        hub.publish(table_id, event, snapshot)
+    except RuntimeError:  # the loop closed since: a committed change must not raise here
+        return False
+    return True
 
 
 def _send(table_id: str, message: dict) -> None:
+    """Through the layer alone, waiting for it: a process without a hub (sync callers, commands)."""
     layer = get_channel_layer()
     if layer is None:
         return

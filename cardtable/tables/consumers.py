@@ -1,10 +1,11 @@
 """The table's websocket: a thin transport between PROTOCOL.md messages and the services.
 
 The consumer parses and checks a frame's shape, hands the request to
-``services``, and answers with an error or lets the resulting wake bring the
-new state. It keeps no game state: every state it sends is built by
-``state.message_for`` for its own player's seat, from a fresh read of the table
-(shared by the connections one change wakes, ``state.shared_snapshot``).
+``services``, and answers with an error or lets the resulting change bring the
+new state (through the process's hub, ``fanout.py``). It keeps no game state:
+every state it sends is built by ``state.message_for`` for its own player's
+seat, from the snapshot of the change (the committer's, the one a wake carries,
+or one read of the table shared by the process's connections).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -21,20 +22,17 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables import broadcast, clocks, heartbeat, presence, ratelimit, services, shutdown, sockets
+from cardtable.tables import clocks, fanout, heartbeat, presence, ratelimit, services, shutdown, sockets
 from cardtable.tables.bots import driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.identity import player_from_scope
 from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
 from cardtable.tables.models import Player, Table
-from cardtable.tables.state import Snapshot, from_wake, message_for, remember, shared_snapshot, snapshot
+from cardtable.tables.state import Snapshot, message_for, snapshot
 from cardtable.tables.turns import choose
 
 log = logging.getLogger(__name__)
-
-# Seconds between tries to reach a lost channel layer (Redis down): wakes stop, play goes on.
-LAYER_RETRY = 1.0
 
 # Each message type and the fields it must carry, with their JSON types.
 SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -69,59 +67,22 @@ async def _read_snapshot(table_id: str) -> Snapshot:
     return await db_call(snapshot)(table_id)
 
 
-def _carried(text: str) -> Callable[[str], Awaitable[Snapshot]]:
-    async def unpack(table_id: str) -> Snapshot:
-        return remember(from_wake(text))
-
-    return unpack
-
-
 class TableConsumer(AsyncWebsocketConsumer):
-    """One websocket at one table, for a player (seated or not) or a spectator."""
+    """One websocket at one table, for a player (seated or not) or a spectator.
 
+    It has no channel-layer channel of its own: the process's hub (``fanout.py``)
+    hands it every change of its table (``show_state``) and chat line
+    (``show_chat``). Its ``channel_name`` is only its unique name, the key of its
+    presence row and of this process's socket list.
+    """
+
+    # No layer for this consumer (an alias with no layer configured): the hub owns the process's one channel.
+    channel_layer_alias = "none: the hub in fanout.py wakes the consumers"
     table_id: str
     player: Player | None
     sent_version = -1
-    joined = False
     socket: sockets.Socket | None = None  # listed in this process's sockets once admitted
-    layer_down = False  # the channel layer failed: no wakes until it is back
-
-    @property
-    def channel_receive(self) -> Callable[[], Awaitable[dict]]:
-        """The wait for the next wake that channels' dispatch loop calls: ``_receive_wake``."""
-        return self._receive_wake
-
-    @channel_receive.setter
-    def channel_receive(self, receive: Callable[[], Awaitable[dict]]) -> None:
-        self._layer_receive = receive  # the channel layer's own receive, set by AsyncConsumer.__call__
-
-    async def _receive_wake(self) -> dict:
-        """Wait for a wake; while the layer is down, retry after a pause instead of ending the consumer.
-
-        A failure escaping here would close the socket (1011), so a Redis outage would stop
-        every player (docs/security.md G5). Once the layer answers again the connection
-        rejoins its group (a restarted Redis has forgotten it) and catches up on what it missed.
-        """
-        while True:
-            try:
-                if self.layer_down and self.joined:
-                    await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
-                    self.layer_down = False
-                    log.warning(
-                        "channel layer is back; %s rejoined table %s", self.channel_name, self.table_id
-                    )
-                    return {"type": "table.changed", "version": self.sent_version}
-                return await self._layer_receive()
-            except Exception as error:
-                self._layer_failed(error)
-                await asyncio.sleep(LAYER_RETRY)
-
-    def _layer_failed(self, error: Exception) -> None:
-        if not self.layer_down:  # once per outage and connection, not once per retry
-            log.warning(
-                "channel layer failed for %s (%r); retrying every %ss", self.channel_name, error, LAYER_RETRY
-            )
-        self.layer_down = True
+    hub: fanout.Hub | None = None  # the hub serving this connection, once joined
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler of a message, without Channels' own ``aclose_old_connections`` first.
@@ -138,7 +99,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
-        """Accept the connection, join the table's group and send the current state."""
+        """Accept the connection, join the process's hub for the table and send the current state."""
         driver.ensure_started()
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.player = await database_sync_to_async(player_from_scope)(self.scope)
@@ -164,14 +125,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_json({"type": "error", "code": "rate_limited", "message": message})
             await self.close(code=4429)
             return
-        self.joined = True
         shutdown.register(self)
         heartbeat.start()
-        try:
-            await self.channel_layer.group_add(broadcast.group_name(self.table_id), self.channel_name)
-        except Exception as error:  # Redis down: serve the table anyway; _receive_wake rejoins
-            self._layer_failed(error)
-        self.socket.hooks.append(self._leave_group)
+        # Before the first read: a change committed after it reaches this socket. (Redis
+        # down: the hub serves the table anyway and joins its group once Redis is back.)
+        self.hub = await fanout.attach()
+        await self.hub.join(self)
+        self.socket.hooks.append(self._leave_hub)
         # Shielded: if Daphne cancels us now, the row is still written and then released.
         self.socket.joining = asyncio.ensure_future(
             database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
@@ -189,6 +149,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         """Serve the socket; however the consumer ends (closed, crashed, cancelled), release its presence."""
+        self.channel_name = fanout.connection_name()
         try:
             await super().__call__(scope, receive, send)
         finally:
@@ -205,11 +166,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         finally:
             shutdown.unregister(self)  # after the release: a stop waits for it
 
-    async def _leave_group(self) -> None:
-        try:
-            await self.channel_layer.group_discard(broadcast.group_name(self.table_id), self.channel_name)
-        except Exception as error:  # a lost layer forgets the group itself; presence still goes
-            self._layer_failed(error)
+    async def _leave_hub(self) -> None:
+        if self.hub is not None:
+            await self.hub.leave(self)
 
     @property
     def _player_id(self) -> int | None:
@@ -230,9 +189,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             message_id = _echo_id(message)
             self._check(message)
             with shutdown.handling():  # a stop waits for this request to finish
+                # A change it commits reaches this socket through the hub, Redis or not.
                 await self._handle(message)
-            if self.layer_down and message["type"] not in ("sync", "chat"):
-                await self._send_state()  # no wake will bring it while the layer is down
         except TableError as error:
             await self._send_json(error.to_json(message_id))
 
@@ -310,24 +268,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         move = await loop.run_in_executor(None, choose, job.game, job.state, job.seat, "normal", job.seed)
         await self._send_json({"type": "hint", "move": move, "id": _echo_id(message)})
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        """The table changed (or someone came or went): send our seat's state if it is news.
+    async def show_state(self, snap: Snapshot) -> None:
+        """The hub's call after a change of the table: send our seat's state if it is news."""
+        await self._send_snapshot(snap)
 
-        A wake that carries the committed snapshot (a move made by another
-        process) needs no read; one made in this process finds its snapshot
-        already here (``state.announce``); any other reads the table once.
-        """
-        if event["version"] >= self.sent_version:
-            wake, carried = event.get("wake"), event.get("snapshot")
-            read = _read_snapshot if carried is None else _carried(carried)
-            snap = await (shared_snapshot(self.table_id, wake, read) if wake else read(self.table_id))
-            if snap.clock:  # another process's change: watch its deadline here too
-                driver.arm(self.table_id, snap.deadline)
-            await self._send_snapshot(snap)
-
-    async def table_chat(self, event: dict[str, Any]) -> None:
-        """Forward a chat line."""
-        await self._send_json(event["message"])
+    async def show_chat(self, message: dict[str, Any]) -> None:
+        """The hub's call for a chat line: forward it."""
+        await self._send_json(message)
 
     async def _send_state(self, force: bool = False) -> None:
         await self._send_snapshot(await _read_snapshot(self.table_id), force)

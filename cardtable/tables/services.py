@@ -574,7 +574,7 @@ def _announce(snap: state_builder.Snapshot) -> None:
     state_builder.announce(snap, wake)
     # The listeners (the bot driver) may learn from it who plays the seats: state.committed_change.
     with state_builder.committed(snap):
-        broadcast.table_changed(snap.table_id, snap.version, wake=wake, snapshot=snap.to_wake)
+        broadcast.table_changed(snap.table_id, snap.version, wake=wake, snapshot=snap)
 
 
 @dataclass(frozen=True)

@@ -20,5 +20,6 @@ def test_the_configured_backends_are_the_ones_in_use() -> None:
     expected = "postgresql" if url.startswith("postgres") else "sqlite" if not url else connection.vendor
     assert connection.vendor == expected
     layer = type(get_channel_layer()).__name__
-    assert layer == ("RedisChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer")
+    redis = "RedisChannelLayer" if os.environ.get("REDIS_LAYER") == "core" else "RedisPubSubChannelLayer"
+    assert layer == (redis if os.environ.get("REDIS_URL") else "InMemoryChannelLayer")
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith(layer)

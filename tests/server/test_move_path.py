@@ -21,7 +21,7 @@ from channels.layers import get_channel_layer
 from django.db.models import F
 from django.utils import timezone
 
-from cardtable.tables import broadcast, consumers, presence, services, state
+from cardtable.tables import broadcast, consumers, fanout, presence, services, state
 from cardtable.tables.bots import driver
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
@@ -43,7 +43,7 @@ def hearts_table() -> tuple[Table, list]:
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Count the consumers' reads of a table (``state.snapshot`` through ``consumers``)."""
+    """Count the connections' reads of a table (``state.snapshot`` through ``consumers`` and the hub)."""
     seen: list[str] = []
 
     def counted(table_id: str) -> state.Snapshot:
@@ -51,6 +51,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return state.snapshot(table_id)
 
     monkeypatch.setattr(consumers, "snapshot", counted)
+    monkeypatch.setattr(fanout, "snapshot", counted)
     return seen
 
 

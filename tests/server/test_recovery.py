@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from cardtable.tables import broadcast, services, state
+from cardtable.tables import broadcast, fanout, services, state
 from cardtable.tables.bots import driver
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
 from cardtable.tables.replay import replay
@@ -78,6 +78,7 @@ async def test_a_missed_wake_is_repaired_by_sync(monkeypatch: pytest.MonkeyPatch
     ann = await Client(table.pk, people[0][1]).connect()
     await ann.quiet()
     monkeypatch.setattr(broadcast, "_send", lambda *args: None)  # the channel layer loses the wake
+    monkeypatch.setattr(fanout.Hub, "publish", lambda *args: None)  # and so does the process's hub
     mover = (await database_sync_to_async(to_act)(table.pk))[0]
     move, version = await database_sync_to_async(move_for)(table.pk, mover)
     await database_sync_to_async(services.apply_move)(table.pk, move, version, seat=mover)

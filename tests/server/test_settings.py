@@ -76,7 +76,9 @@ def test_service_urls_switch_the_backends() -> None:
     assert result.returncode == 0, result.stderr
     loaded = json.loads(result.stdout)
     assert loaded["engine"] == "django.db.backends.postgresql"
-    assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert (
+        loaded["layer"] == "cardtable.tables.layers_redis.RedisPubSubChannelLayer"
+    )  # channels_redis pub/sub
     assert loaded["pause"] == 0 and loaded["grace"] == 5
 
 

@@ -1,0 +1,279 @@
+"""Fan-out per process (``fanout.py``): one hub per process, one layer message per process per change.
+
+A change committed here reaches this process's seats without the layer; on a
+layer that reaches other processes it is sent once to the table's group, where
+another process's hub fans it out to its seats without a read; the hub's
+channel leaves a group with the table's last socket; and a layer that fails
+and comes back finds the hub in its groups again, its seats brought up to date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import BaseChannelLayer, get_channel_layer
+from django.db.models import F
+
+from cardtable.tables import broadcast, fanout, services, state
+from cardtable.tables.layers import InMemoryChannelLayer
+from cardtable.tables.models import Table
+from tests.server.test_move_path import hearts_table, play_one, seated_clients
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class RemoteLayer(BaseChannelLayer):
+    """A layer that could reach other processes (as Redis does), counted, and able to fail.
+
+    It keeps its messages in memory, but it is no ``InMemoryChannelLayer``: the
+    hub sends every change through it, as it would through Redis.
+    """
+
+    extensions = ["groups"]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.inner = InMemoryChannelLayer()
+        self.group_sends: list[tuple[str, dict]] = []
+        self.down = False
+        self.receive_fails = True  # as channels_redis' core layer; its pub/sub layer's receive just waits
+
+    def _check(self) -> None:
+        if self.down:
+            raise ConnectionError("Redis is down")
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        return await self.inner.new_channel(prefix)
+
+    async def send(self, channel: str, message: dict) -> None:
+        self._check()
+        await self.inner.send(channel, message)
+
+    async def receive(self, channel: str) -> dict:
+        while self.down:  # as channels_redis' receive fails while Redis is down
+            await asyncio.sleep(0.01)
+            if self.receive_fails:
+                self._check()
+        return await self.inner.receive(channel)
+
+    async def group_add(self, group: str, channel: str) -> None:
+        self._check()
+        await self.inner.group_add(group, channel)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        self._check()
+        await self.inner.group_discard(group, channel)
+
+    async def group_send(self, group: str, message: dict) -> None:
+        self._check()
+        self.group_sends.append((group, message))
+        await self.inner.group_send(group, message)
+
+
+class Seat:
+    """A connection of "another process": what its hub hands it (``fanout.Connection``)."""
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.sent_version = -1
+        self.states: list[state.Snapshot] = []
+
+    async def show_state(self, snap: state.Snapshot) -> None:
+        self.states.append(snap)
+
+    async def show_chat(self, message: dict[str, Any]) -> None:
+        pass
+
+
+@pytest.fixture
+def remote(settings: Any) -> RemoteLayer:
+    """The channel layer is a ``RemoteLayer`` for this test."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": f"{__name__}.RemoteLayer"}}
+    layer = get_channel_layer()
+    assert isinstance(layer, RemoteLayer)
+    return layer
+
+
+@pytest.fixture
+def in_memory(settings: Any) -> InMemoryChannelLayer:
+    """The channel layer is the in-memory one for this test (also in the PostgreSQL + Redis run)."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "cardtable.tables.layers.InMemoryChannelLayer"}}
+    layer = get_channel_layer()
+    assert isinstance(layer, InMemoryChannelLayer)
+    return layer
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Count the hub's reads of a table."""
+    seen: list[str] = []
+
+    def counted(table_id: str) -> state.Snapshot:
+        seen.append(table_id)
+        return state.snapshot(table_id)
+
+    monkeypatch.setattr(fanout, "snapshot", counted)
+    return seen
+
+
+async def test_a_move_reaches_every_local_seat_with_no_layer_message_on_the_in_memory_layer(
+    in_memory: InMemoryChannelLayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, people = await database_sync_to_async(hearts_table)()
+    clients = await seated_clients(table, people)
+    layer = in_memory
+    sent: list[str] = []
+    for name in ("send", "group_send"):
+        original = getattr(layer, name)
+
+        async def counted(*args: Any, _original: Any = original, _name: str = name) -> None:
+            sent.append(_name)
+            await _original(*args)
+
+        monkeypatch.setattr(layer, name, counted)
+    for _ in range(3):
+        await play_one(clients)
+    assert sent == []
+
+
+async def test_a_move_is_one_layer_message_and_the_senders_echo_is_ignored(remote: RemoteLayer) -> None:
+    table, people = await database_sync_to_async(hearts_table)()
+    clients = await seated_clients(table, people)
+    remote.group_sends.clear()
+    version, _ = await play_one(clients)
+    await asyncio.sleep(0.1)  # the echo has come back by now
+    (group, message), *others = remote.group_sends
+    assert others == [] and group == broadcast.group_name(table.pk)
+    assert message["origin"] == fanout.running().origin and message["version"] == version + 1
+    assert state.from_wake(message["snapshot"]).version == version + 1
+    for client in clients:  # one state per seat for the move, not a second from the echo
+        await client.quiet(0.1)
+        assert [m["version"] for m in client.messages if m["type"] == "state"].count(version + 1) == 1
+
+
+async def test_another_processs_hub_fans_a_move_out_to_its_seats_without_a_read(
+    remote: RemoteLayer, reads: list[str]
+) -> None:
+    table, people = await database_sync_to_async(hearts_table)()
+    clients = await seated_clients(table, people[:2])  # two seats here...
+    other = fanout.Hub(asyncio.get_running_loop(), remote)  # ...and two in another process
+    await other.start()
+    theirs = [Seat(table.pk), Seat(table.pk)]
+    for seat in theirs:
+        await other.join(seat)
+    assert len(remote.inner.groups[broadcast.group_name(table.pk)]) == 2  # one channel per process
+    await asyncio.sleep(0.1)  # presence wakes of the connects have gone by
+    reads.clear()
+    remote.group_sends.clear()
+    for seat in theirs:
+        seat.states.clear()
+    snap = await database_sync_to_async(state.snapshot)(table.pk)
+    mover_seat = state.message_for(snap, None)["to_act"][0]
+    mover = people[mover_seat][0]
+    move = state.message_for(snap, mover.pk)["legal_moves"][0]
+    await database_sync_to_async(services.apply_move)(table.pk, move, snap.version, player=mover)
+    for client in clients:
+        await client.until(lambda m: m["type"] == "state" and m["version"] == snap.version + 1)
+    for _ in range(100):
+        if all(seat.states for seat in theirs):
+            break
+        await asyncio.sleep(0.01)
+    for seat in theirs:
+        assert [s.version for s in seat.states] == [snap.version + 1]
+    assert reads == []  # the wake carried the snapshot
+    assert len(remote.group_sends) == 1
+    for seat in theirs:
+        await other.leave(seat)
+    assert len(remote.inner.groups.get(broadcast.group_name(table.pk), {})) == 1  # the other hub left
+    other.stop()
+
+
+async def test_the_hubs_channel_leaves_the_group_with_the_tables_last_socket(
+    in_memory: InMemoryChannelLayer,
+) -> None:
+    table, people = await database_sync_to_async(hearts_table)()
+    clients = await seated_clients(table, people[:2])
+    layer = in_memory
+    group = broadcast.group_name(table.pk)
+    assert len(layer.groups[group]) == 1  # two sockets, one channel
+    await clients[0].close()
+    await asyncio.sleep(0.05)
+    assert len(layer.groups[group]) == 1
+    await clients[1].close()
+    for _ in range(100):
+        if not layer.groups.get(group):
+            break
+        await asyncio.sleep(0.01)
+    assert not layer.groups.get(group)
+
+
+async def test_after_an_outage_the_hub_rejoins_its_groups_and_brings_every_seat_up_to_date(
+    remote: RemoteLayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fanout, "LAYER_RETRY", 0.05)
+    table, people = await database_sync_to_async(hearts_table)()
+    clients = await seated_clients(table, people)
+    hub = fanout.running()
+    remote.down = True
+    version, _ = await play_one(clients)  # local delivery does not need the layer
+    await asyncio.sleep(0.2)
+    assert hub.layer_down
+    # Meanwhile another process changed the table; its wake could not come.
+    await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(version=F("version") + 1)
+    remote.inner.groups.clear()  # a restarted Redis knows no groups
+    remote.down = False
+    for client in clients:  # nobody asked (no sync): the hub's catch-up brings it
+        await client.until(lambda m: m["type"] == "state" and m["version"] == version + 2, timeout=5)
+    assert not hub.layer_down
+    assert hub.channel in remote.inner.groups[broadcast.group_name(table.pk)]
+    # And the hub hears the layer again: a wake from elsewhere reaches every seat.
+    snap = await database_sync_to_async(state.snapshot)(table.pk)
+    wake = {"type": "table.changed", "version": snap.version, "wake": "elsewhere", "snapshot": snap.to_wake()}
+    await remote.group_send(broadcast.group_name(table.pk), wake)
+    for client in clients:
+        await client.next_state()
+
+
+async def test_a_listening_hub_notices_an_outage_its_receive_does_not_report(
+    remote: RemoteLayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fanout, "LAYER_RETRY", 0.05)
+    monkeypatch.setattr(fanout, "LAYER_PROBE", 0.05)
+    remote.receive_fails = False  # as the pub/sub layer: nothing fails until the hub sends
+    table, people = await database_sync_to_async(hearts_table)()
+    clients = await seated_clients(table, people)
+    hub = fanout.running()
+    version = clients[0].state["version"]
+    remote.down = True  # this process makes no change meanwhile: only the probe can notice
+    await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(version=F("version") + 1)
+    for _ in range(100):
+        if hub.layer_down:
+            break
+        await asyncio.sleep(0.01)
+    assert hub.layer_down
+    remote.down = False
+    for client in clients:  # the other process's change, which the layer lost, arrives on recovery
+        await client.until(lambda m: m["type"] == "state" and m["version"] == version + 1, timeout=5)
+
+
+async def test_a_chat_line_reaches_every_local_socket_once(remote: RemoteLayer) -> None:
+    table, people = await database_sync_to_async(hearts_table)()
+    clients = await seated_clients(table, people)
+    await clients[0].send({"type": "chat", "text": "hello"})
+    for client in clients:
+        await client.until(lambda m: m["type"] == "chat" and m["text"] == "hello")
+        await client.quiet(0.1)
+        assert sum(1 for m in client.messages if m["type"] == "chat") == 1
+    assert [m["type"] for _, m in remote.group_sends if m["type"] == "table.chat"] == ["table.chat"]
+
+
+def test_without_a_running_hub_a_change_goes_through_the_layer(settings: Any) -> None:
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": f"{__name__}.RemoteLayer"}}
+    layer = get_channel_layer()
+    assert fanout.running() is None  # a management command, a script
+    broadcast.table_changed("abc", 3)
+    ((group, message),) = layer.group_sends
+    assert group == broadcast.group_name("abc") and message["version"] == 3 and "origin" not in message
