@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Max
 
 from cardtable.tables import names, presence
 from cardtable.tables.models import Match, Seat, Table
@@ -238,9 +239,29 @@ def from_wake(text: str) -> Snapshot:
 def snapshot(table_id: str) -> Snapshot:
     """Read a table in one query, state column included: a snapshot is read once per wake
     and most wakes follow a move, whose new version this process has not parsed yet.
+    A running game's match and last move number come in a second (``_match_of``),
+    so the first move after a connect or a restart is made on this version too.
     """
     table, seats, live = load(table_id, with_state=True)
-    return remember(build(table, seats, live))
+    return remember(build(table, seats, live, _match_of(table)))
+
+
+def _match_of(table: Table) -> tuple[int, int] | None:
+    """The running game's match and its last move's number, so the next move needs no read first.
+
+    A second query: if the table moved on between the two, the number is ahead
+    of the snapshot's version, and the move's guarded write (version and
+    seating) refuses it and goes the locked way, which reads everything again.
+    """
+    if table.status != Table.PLAYING or table.game_number == 0:
+        return None
+    row = (
+        Match.objects.filter(table_id=table.pk, number=table.game_number)
+        .annotate(last_seq=Max("moves__seq"))
+        .values_list("pk", "last_seq")
+        .first()
+    )
+    return (row[0], row[1] or 0) if row is not None else None
 
 
 _LATEST: OrderedDict[str, Snapshot] = OrderedDict()

@@ -343,3 +343,24 @@ def test_a_read_that_missed_a_stand_in_s_change_does_not_replace_the_newer_snaps
     state.remember(newer)
     state.remember(older)  # a read that started before that change, finishing after it
     assert state.latest(table.pk) is newer
+
+
+def test_the_first_move_after_a_read_needs_no_locked_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read (a connect, a restarted process) knows the match, so the next move is the guarded write."""
+    table, people = hearts_table()
+    state.forget(table.pk)
+    snap = state.snapshot(table.pk)
+    match = Match.objects.get(table=table, number=table.game_number)
+    assert snap.match == (match.pk, 0)
+
+    def no_lock(table_id: str) -> None:
+        raise AssertionError("the move went the locked way")
+
+    monkeypatch.setattr(services, "locked_table", no_lock)
+    seat = state.message_for(snap, None)["to_act"][0]
+    move = state.message_for(snap, people[seat][0].pk)["legal_moves"][0]
+    assert services.apply_move(table.pk, move, snap.version, player=people[seat][0]) == snap.version + 1
+    assert MoveRecord.objects.filter(match=match).count() == 1
+    # Read again after that move: the number read is the last move's.
+    state.forget(table.pk)
+    assert state.snapshot(table.pk).match == (match.pk, 1)
