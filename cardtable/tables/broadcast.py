@@ -89,7 +89,7 @@ def table_changed(
     """Wake every connection of the table (from sync code, after commit) and tell the listeners.
 
     ``wake`` names this one broadcast, so the connections it reaches in one
-    process can share a single read of the table (``state.shared_snapshot``).
+    process can share a single read of the table (the hub reads once per wake).
     ``snapshot`` is the committed table: this process's connections take it
     as is, and the wake carries it to the others as JSON text (if the layer
     refuses the wake with it, the wake goes without).

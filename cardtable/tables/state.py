@@ -8,12 +8,11 @@ for ``None``. The public table summary (``table_summary``) holds no game view.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -361,51 +360,6 @@ def committed_change(table_id: str) -> Snapshot | None:
     """
     snap = _COMMITTED.get()
     return snap if snap is not None and snap.table_id == table_id else None
-
-
-_SHARED: dict[tuple[str, str], asyncio.Future[Snapshot]] = {}
-_SHARED_FOR = 5.0  # seconds a finished read stays shareable by late wakes of the same change
-_OWN: OrderedDict[tuple[str, str], Snapshot] = OrderedDict()
-_OWN_SIZE = 1024
-
-
-def announce(snap: Snapshot, wake: str) -> None:
-    """Give this process's connections the snapshot of a change it committed, for the wake ``wake``.
-
-    Called after commit, before the wake is sent: the connections it reaches
-    here take this snapshot (``shared_snapshot``) instead of reading the table.
-    """
-    remember(snap)
-    _OWN[(snap.table_id, wake)] = snap
-    if len(_OWN) > _OWN_SIZE:
-        _OWN.popitem(last=False)
-
-
-async def shared_snapshot(table_id: str, wake: str, read: Callable[[str], Awaitable[Snapshot]]) -> Snapshot:
-    """Return the snapshot for one wake of a table, read once for all of this process's connections.
-
-    ``wake`` names one broadcast (``broadcast.table_changed``): a read started
-    after it was sent sees that change, so every connection woken by it may
-    share the read. Presence wakes keep the version, which is why the key is
-    the wake and not the version. A failed read is not kept. A change this
-    process committed itself needs no read at all (``announce``).
-    """
-    key = (table_id, wake)
-    own = _OWN.get(key)
-    if own is not None:
-        return own
-    future = _SHARED.get(key)
-    if future is None:
-        loop = asyncio.get_running_loop()
-        future = _SHARED[key] = asyncio.ensure_future(read(table_id))
-
-        def forget(done: asyncio.Future[Snapshot]) -> None:
-            delay = 0 if done.cancelled() or done.exception() is not None else _SHARED_FOR
-            loop.call_later(delay, _SHARED.pop, key, None)
-
-        future.add_done_callback(forget)
-    # One connection going away must not cancel the read the others wait on.
-    return await asyncio.shield(future)
 
 
 def table_summary(table: Table) -> dict[str, Any]:
