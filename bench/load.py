@@ -458,10 +458,11 @@ def count_queries(game_id: str, moves: int = 40, database_url: str | None = None
     no server is started. A move on the version this process last committed
     (a human's, a bot's, a stand-in's) is one guarded UPDATE plus the log row's
     INSERT in one transaction (on PostgreSQL one statement in autocommit); the
-    locked way (the first move after a read, anything the guard refuses) reads
-    the table first. Telling the seats needs no query in the process that made
-    the move (it holds the snapshot) nor in the others (the wake carries it); a
-    ``sync`` or a reconnect reads the table once. The bot driver looks at the
+    locked way (an admin's move, a clocked table, anything the guard refuses)
+    reads the table first. Telling the seats needs no query in the process that
+    made the move (it holds the snapshot) nor in the others (the wake carries
+    it); a ``sync`` or a reconnect reads the table and its match's last move
+    number, so the first move after it is made on the known version too. The bot driver looks at the
     move's committed snapshot: nothing to do at a table without a bot or a
     stand-in, and at one with a bot only "is anyone here" (the match's seed is
     read once per match and process).
@@ -520,14 +521,17 @@ def count_queries(game_id: str, moves: int = 40, database_url: str | None = None
     for n in range(moves):
         bots_move = n % 2 == 1
         table_id = robots.pk if bots_move else people.pk
-        if n % 6 == 0:
-            state.forget(table_id)  # now and then the first move after a read: the locked way
+        if n % 6 == 3:
+            state.forget(table_id)  # now and then the first move after a read (it knows the match)
         snap = state.latest(table_id) or state.snapshot(table_id)
         seat = rng.choice(state.message_for(snap, None)["to_act"])
         move = rng.choice(list(get_game(game_id).legal_moves(snap.state, seat)))
-        way = "locked" if snap.match is None else "bot" if bots_move else "known"
+        # Now and then a move the locked way: as an admin's, a clocked table's, or one the guard refused.
+        way = "locked" if n % 6 == 0 else "bot" if bots_move else "known"
         with CaptureQueriesContext(connection) as applied:
-            if bots_move:
+            if way == "locked":
+                services.apply_move(table_id, move, snap.version, seat=seat, by="admin")
+            elif bots_move:
                 services.apply_move(table_id, move, snap.version, seat=seat, by="bot")
             else:
                 services.apply_move(table_id, move, snap.version, player=rows[seat])
@@ -558,10 +562,10 @@ def count_queries(game_id: str, moves: int = 40, database_url: str | None = None
     print(f"  to make a bot's move on the version this process knows: {mean('bot'):.1f}")
     if not database_url:
         print("    (on PostgreSQL one statement in autocommit: --count-queries --postgres-url URL)")
-    print(f"  to make a move the locked way (after a read):            {mean('locked'):.1f}")
+    print(f"  to make a move the locked way (admin, clock, refused):   {mean('locked'):.1f}")
     print(f"  to tell every seat in the process that made it:          {mean('here'):.1f}")
     print(f"  to tell every seat in another process (from the wake):   {mean('there'):.1f}")
-    print(f"  a sync or reconnect (one read):                          {mean('sync'):.1f}")
+    print(f"  a sync or reconnect (the table, then its match):         {mean('sync'):.1f}")
     print(f"  the bot driver's look, table without bot or stand-in:    {mean('driver'):.1f}")
     print(f"  the bot driver's look, table with bots (anyone here?):   {mean('driver_bot'):.1f}")
     print(f"  queries per move, usual case:                            {mean('known') + mean('driver'):.1f}")
