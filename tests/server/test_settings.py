@@ -138,3 +138,19 @@ def test_sqlite_runs_in_wal_mode_and_racing_writers_wait_instead_of_failing(tmp_
     result = json.loads(done.stdout)
     assert result["mode"] == "wal" and result["timeout"] == 20_000, result
     assert result["errors"] == [] and result["rows"] == 6 * 15, result
+
+
+def test_the_server_freezes_what_it_loaded_at_start() -> None:
+    """The ASGI module leaves Django, the games and the routes out of every full collection."""
+    base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")}
+    code = "import gc, cardtable.asgi; print(gc.get_freeze_count())"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**base, "DJANGO_SETTINGS_MODULE": "cardtable.settings", "DEBUG": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split()[-1]) > 50_000
