@@ -25,7 +25,6 @@ What else must hear of a change in this process (the bot driver) subscribes with
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -83,22 +82,15 @@ def table_of(group: str) -> str | None:
     return group[len(_GROUP_PREFIX) :] if group.startswith(_GROUP_PREFIX) else None
 
 
-def table_changed(
-    table_id: str, version: int, *, wake: str | None = None, snapshot: Snapshot | None = None
-) -> None:
+def table_changed(table_id: str, version: int, *, snapshot: Snapshot | None = None) -> None:
     """Wake every connection of the table (from sync code, after commit) and tell the listeners.
 
-    ``wake`` names this one broadcast, so the connections it reaches in one
-    process can share a single read of the table (the hub reads once per wake).
-    ``snapshot`` is the committed table: this process's connections take it
+    The connections it reaches in one process share a single read of the table
+    (the hub reads once per wake). ``snapshot`` is the committed table: this process's connections take it
     as is, and the wake carries it to the others as JSON text (if the layer
     refuses the wake with it, the wake goes without).
     """
-    message: dict[str, Any] = {
-        "type": "table.changed",
-        "version": version,
-        "wake": wake or secrets.token_hex(8),
-    }
+    message: dict[str, Any] = {"type": "table.changed", "version": version}
     hub = _running_hub()
     if snapshot is not None and not isinstance(get_channel_layer(), InMemoryChannelLayer | None):
         # An in-memory layer reaches only this process, which holds the snapshot already.

@@ -275,9 +275,7 @@ class Hub:
         kind = event.get("type")
         previous = self._tails.get(table_id)
         if kind == "table.changed":
-            coro = self._wake(
-                table_id, event.get("version"), event.get("wake"), snap, event.get("snapshot"), previous
-            )
+            coro = self._wake(table_id, event.get("version"), snap, event.get("snapshot"), previous)
         elif kind == "table.chat":
             coro = self._chat(table_id, event["message"], previous)
         else:
@@ -292,7 +290,6 @@ class Hub:
         self,
         table_id: str,
         version: int | None,
-        wake: str | None,
         snap: Snapshot | None,
         carried: str | None,
         previous: asyncio.Task[None] | None,
@@ -362,7 +359,7 @@ class Hub:
         self.layer_down = False
         log.warning("channel layer is back; the hub rejoined the groups of %d tables", len(self.local))
         for table_id in list(self.local):  # what the other processes did meanwhile: one read per table
-            self._deliver(table_id, {"type": "table.changed", "version": None, "wake": None}, None)
+            self._deliver(table_id, {"type": "table.changed", "version": None}, None)
 
 
 _hub: Hub | None = None

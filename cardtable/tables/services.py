@@ -8,7 +8,6 @@ module, saves, and after commit wakes the table's connections and the bot driver
 
 from __future__ import annotations
 
-import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -570,11 +569,10 @@ def _write_known(table_id: str, version: int, seating: int, state_json: Any, row
 
 def _announce(snap: state_builder.Snapshot) -> None:
     """After a move's commit: this process's connections take ``snap`` as is; the wake carries it on."""
-    wake = secrets.token_hex(8)
     state_builder.remember(snap)  # the next move on this version needs no read (_apply_on_known)
     # The listeners (the bot driver) may learn from it who plays the seats: state.committed_change.
     with state_builder.committed(snap):
-        broadcast.table_changed(snap.table_id, snap.version, wake=wake, snapshot=snap)
+        broadcast.table_changed(snap.table_id, snap.version, snapshot=snap)
 
 
 @dataclass(frozen=True)
