@@ -59,6 +59,7 @@ class Stats:
     """What one measurement window saw."""
 
     latencies: list[float] = field(default_factory=list)
+    cross: list[float] = field(default_factory=list)  # those at tables whose seats use both servers
     errors: Counter = field(default_factory=Counter)
     timeouts: int = 0
     games_finished: int = 0
@@ -66,6 +67,7 @@ class Stats:
     def reset(self) -> None:
         """Start a new window."""
         self.latencies.clear()
+        self.cross.clear()
         self.errors.clear()
         self.timeouts = 0
         self.games_finished = 0
@@ -74,8 +76,9 @@ class Stats:
 class TableRunner:
     """One table's four players: makes one move at a time and times its fan-out to every seat."""
 
-    def __init__(self, conns: list[Conn], stats: Stats, rng: random.Random) -> None:
+    def __init__(self, conns: list[Conn], stats: Stats, rng: random.Random, cross: bool = False) -> None:
         self.conns = conns
+        self.cross = cross  # its seats are split over the two servers
         self.stats = stats
         self.rng = rng
         self.pending_version: int | None = None
@@ -129,6 +132,8 @@ class TableRunner:
             finished = await asyncio.wait_for(self.done, MOVE_TIMEOUT)
             if timed:
                 self.stats.latencies.append(finished - self.pending_sent)
+                if self.cross:
+                    self.stats.cross.append(finished - self.pending_sent)
         except TimeoutError:
             self.stats.timeouts += 1
             await self.resync()
@@ -242,11 +247,21 @@ class Postgres:
             conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
+def crosses(i: int, args: argparse.Namespace) -> bool:
+    """Whether table ``i``'s seats are split over the two servers (its moves cross between them)."""
+    if not args.other_ws:
+        return False
+    return args.split == "seat" or (args.cross_every > 0 and i % args.cross_every == 0)
+
+
 async def setup_tables(base: str, ws_base: str, args: argparse.Namespace) -> list[list[Conn]]:
     """Seat every table, a few at a time (the setup is not what is measured).
 
-    With a second server (``args.other_ws``) every odd seat then moves its
-    socket to that server, so each table's moves cross between the processes.
+    With a second server (``args.other_ws``), ``--split table`` seats every
+    odd table wholly on it, as a proxy that routes a table's sockets by its URL
+    would, and ``--split seat`` none: then every table that ``crosses`` moves
+    its odd seats' sockets to the other server, so its moves cross between the
+    processes.
     """
     sem = asyncio.Semaphore(args.setup_concurrency)
     done = 0
@@ -254,11 +269,17 @@ async def setup_tables(base: str, ws_base: str, args: argparse.Namespace) -> lis
     async def one(i: int) -> list[Conn]:
         nonlocal done
         async with sem:
-            table, players, conns = await seat_table(base, ws_base, args.game, args.seats, prefix=f"t{i}p")
-            if args.other_ws:
+            where = (
+                (args.other_base, args.other_ws)
+                if args.other_ws and args.split == "table" and i % 2
+                else (base, ws_base)
+            )
+            table, players, conns = await seat_table(*where, args.game, args.seats, prefix=f"t{i}p")
+            if crosses(i, args):
                 for seat in range(1, len(conns), 2):
                     await conns[seat].close()
-                    conns[seat] = await Conn.open(args.other_ws, table["ws"], players[seat])
+                    elsewhere = ws_base if where[1] == args.other_ws else args.other_ws
+                    conns[seat] = await Conn.open(elsewhere, table["ws"], players[seat])
                     await conns[seat].wait_for(lambda m: m.get("type") == "state", 30)
             done += 1
             if done % 50 == 0:
@@ -311,16 +332,16 @@ async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: a
     next_at, measuring = start, False
     pids = [args.pid, *args.other_pids] if args.pid else []
     cpu0 = own0 = t0 = None
-    profiler = None
+    profilers: list[YappiProfile | SpyProfile] = []
     while loop.time() < until:
         if not measuring and loop.time() >= measuring_from:
             measuring = True
             stats.reset()
             cpu0, own0, t0 = _clocks(pids)
             if args.profile == "yappi" and pids:
-                profiler = YappiProfile(pids[0], args.yappi_out)
+                profilers = [YappiProfile(pid, args.yappi_out) for pid in pids]
             elif args.profile == "py-spy" and pids:
-                profiler = SpyProfile(pids[0], args.duration)
+                profilers = [SpyProfile(pids[0], args.duration)]
         try:
             runner = await asyncio.wait_for(ready.get(), max(0.01, until - loop.time()))
         except TimeoutError:
@@ -334,7 +355,7 @@ async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: a
         cpu0, own0, t0 = _clocks(pids)
     elapsed = time.perf_counter() - t0
     cpu1 = server_cpu(pids)
-    lat = list(stats.latencies)
+    lat, cross = list(stats.latencies), list(stats.cross)
     if in_flight:  # let the last moves land before the next window
         await asyncio.wait(in_flight, timeout=MOVE_TIMEOUT + 2)
     cpu = (cpu1 - cpu0) if cpu0 is not None and cpu1 is not None else None
@@ -347,15 +368,31 @@ async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: a
         "p99": percentile(lat, 99) * 1000,
         "max": max(lat) * 1000 if lat else float("nan"),
         "mean": statistics.fmean(lat) * 1000 if lat else float("nan"),
+        "cross": len(cross),
+        "cross_p50": percentile(cross, 50) * 1000,
+        "cross_p99": percentile(cross, 99) * 1000,
         "errors": dict(stats.errors),
         "timeouts": stats.timeouts,
         "games": stats.games_finished,
         "server_cpu": cpu / elapsed * 100 if cpu is not None else None,
         "cpu_per_move": cpu_per_move,
-        "profile": profiler.summary(len(lat), cpu_per_move) if profiler else None,
+        "profile": _profiles(profilers, len(lat), cpu_per_move),
         "client_cpu": (time.process_time() - own0) / elapsed * 100,
         "rss": memory_line(args.pid),
     }
+
+
+def _profiles(
+    profilers: list[YappiProfile | SpyProfile], moves: int, cpu_per_move: float | None
+) -> str | None:
+    """Each profiled server's summary; with several, each process's share of ``cpu_per_move`` is not split."""
+    if not profilers:
+        return None
+    if len(profilers) == 1:
+        return profilers[0].summary(moves, cpu_per_move)
+    return "\n".join(
+        f"  -- server {i + 1} (pid {p.pid}):\n" + p.summary(moves, None) for i, p in enumerate(profilers)
+    )
 
 
 def print_row(r: dict) -> None:
@@ -368,6 +405,12 @@ def print_row(r: dict) -> None:
         f"{r['timeouts']:4d} {r['errors'] or '-'}",
         flush=True,
     )
+    if r["cross"]:
+        print(
+            f"  of which {r['cross']} at tables split over both servers: p50 {r['cross_p50']:.1f} ms, "
+            f"p99 {r['cross_p99']:.1f} ms",
+            flush=True,
+        )
     if r["profile"]:
         print(r["profile"], flush=True)
 
@@ -390,7 +433,10 @@ async def run(args: argparse.Namespace) -> list[dict]:
     )
     stats = Stats()
     rng = random.Random(args.seed)
-    runners = [TableRunner(conns, stats, random.Random(rng.random())) for conns in tables]
+    runners = [
+        TableRunner(conns, stats, random.Random(rng.random()), crosses(i, args))
+        for i, conns in enumerate(tables)
+    ]
     print(
         f"\n{'target':>7} {'moves/s':>9} {'p50ms':>7} {'p95ms':>7} {'p99ms':>7} {'maxms':>7} "
         f"{'srvCPU':>6} {'ms/mv':>6} {'cliCPU':>6} {'srvRSS':>9} {'games':>5} {'tout':>4} errors"
@@ -437,7 +483,7 @@ def compare(runs: dict[int, list[dict]]) -> None:
     """Print two processes' figures as ratios to one process's at each total rate both reached."""
     one, two = runs.get(1, []), runs.get(2, [])
     print("\ntwo processes against one, same total rate (ratio two/one; above 1.00 is worse):")
-    print(f"{'target':>7} {'moves/s':>8} {'p50':>6} {'p95':>6} {'p99':>6} {'ms/mv':>6}")
+    print(f"{'target':>7} {'moves/s':>8} {'p50':>6} {'p95':>6} {'p99':>6} {'ms/mv':>6} {'split p99':>9}")
     for a in one:
         b = next((r for r in two if r["rate"] == a["rate"]), None)
         if b is None:
@@ -447,7 +493,9 @@ def compare(runs: dict[int, list[dict]]) -> None:
         cpu = (
             b["cpu_per_move"] / a["cpu_per_move"] if a["cpu_per_move"] and b["cpu_per_move"] else float("nan")
         )
-        print(f"{a['rate']:7.0f} " + " ".join(f"{r:6.2f}" for r in ratios) + f" {cpu:6.2f}")
+        # A move at a split table reaching the seats on the other server, against one process's p99.
+        split = b["cross_p99"] / a["p99"] if b["cross"] and a["p99"] else float("nan")
+        print(f"{a['rate']:7.0f} " + " ".join(f"{r:6.2f}" for r in ratios) + f" {cpu:6.2f} {split:9.2f}")
 
 
 def count_queries(game_id: str, moves: int = 40, database_url: str | None = None) -> None:
@@ -598,8 +646,23 @@ def main() -> None:
     parser.add_argument(
         "--processes",
         default="1",
-        help="Daphne processes sharing the database and Redis; with 2, each table's odd seats use the "
-        "second; '1,2' runs both, one after the other, and prints two's figures as ratios to one's",
+        help="Daphne processes sharing the database and Redis (see --split); '1,2' runs both, one "
+        "after the other, and prints two's figures as ratios to one's",
+    )
+    parser.add_argument(
+        "--split",
+        choices=("table", "seat"),
+        default="table",
+        help="with two processes: 'table' puts every odd table's sockets on the second, as a proxy "
+        "routing by the table's URL would, and splits one table in --cross-every over both; 'seat' "
+        "puts every table's odd seats on the second, so every move crosses between them",
+    )
+    parser.add_argument(
+        "--cross-every",
+        type=int,
+        default=10,
+        metavar="N",
+        help="with --split table, every Nth table has its odd seats on the other process (0: none)",
     )
     parser.add_argument(
         "--profile",
@@ -638,7 +701,7 @@ def main() -> None:
             with Postgres(args.postgres_url) as url:
                 count_queries(args.game, database_url=url)
         return
-    args.other_ws, args.other_pids = None, []
+    args.other_base, args.other_ws, args.other_pids = None, None, []
     args.processes = sorted({int(n) for n in args.processes.split(",")})
     if not set(args.processes) <= {1, 2}:
         parser.error("--processes takes 1, 2 or 1,2")
@@ -663,7 +726,7 @@ def main() -> None:
 def serve_and_run(args: argparse.Namespace, processes: int) -> list[dict]:
     """Start ``processes`` Daphnes on a fresh database (and Redis), run the load, stop them."""
     print(f"\n=== {processes} Daphne process{'es' if processes > 1 else ''} ===", flush=True)
-    args.other_ws, args.other_pids = None, []
+    args.other_base, args.other_ws, args.other_pids = None, None, []
     with contextlib.ExitStack() as stack:
         env = {
             "CHANNEL_PREFIX": f"bench{os.getpid()}x{processes}",
@@ -698,7 +761,7 @@ def serve_and_run(args: argparse.Namespace, processes: int) -> list[dict]:
             other.start()
             stack.callback(other.kill)
             print(f"started daphne pid {other.proc.pid} on {other.base} (log {other.log_path})", flush=True)
-            args.other_ws, args.other_pids = other.ws_base, [other.proc.pid]
+            args.other_base, args.other_ws, args.other_pids = other.base, other.ws_base, [other.proc.pid]
         return asyncio.run(run(args))
 
 

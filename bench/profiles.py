@@ -63,7 +63,7 @@ if _os.environ.get("CARDTABLE_YAPPI_OUT"):
 
     def _yappi_write(*_):
         _yappi.stop()
-        path = _os.environ["CARDTABLE_YAPPI_OUT"]
+        path = f"{_os.environ['CARDTABLE_YAPPI_OUT']}.{_os.getpid()}"  # one file per server process
         threads = sum(t.ttot for t in _yappi.get_thread_stats())
         with open(path + ".tmp", "w") as out:
             out.write(f"threads {threads!r}\\n")
@@ -111,7 +111,7 @@ class YappiProfile:
     """yappi in the server (started through ``server_shim(yappi=True)``) over one window."""
 
     def __init__(self, pid: int, path: Path) -> None:
-        self.pid, self.path = pid, path
+        self.pid, self.path = pid, path.with_name(f"{path.name}.{pid}")
         self.path.unlink(missing_ok=True)
         os.kill(pid, signal.SIGUSR1)
 
