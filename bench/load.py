@@ -289,6 +289,13 @@ async def setup_tables(base: str, ws_base: str, args: argparse.Namespace) -> lis
     return await asyncio.gather(*(one(i) for i in range(args.tables)))
 
 
+def pin(pid: int, core: int) -> None:
+    """Keep every thread of process ``pid`` on CPU ``core`` (threads it starts later inherit it)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(ProcessLookupError):
+            os.sched_setaffinity(int(task.name), {core})
+
+
 def memory_line(pid: int | None) -> str:
     """The server's resident memory, or a note that it is not known."""
     rss = process_rss_kib(pid) if pid else None
@@ -650,6 +657,12 @@ def main() -> None:
         "after the other, and prints two's figures as ratios to one's",
     )
     parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="keep each server this starts on a core of its own (the first on core 0, the second on 1), "
+        "as docs/deploy.md runs one Daphne per core",
+    )
+    parser.add_argument(
         "--split",
         choices=("table", "seat"),
         default="table",
@@ -754,12 +767,16 @@ def serve_and_run(args: argparse.Namespace, processes: int) -> list[dict]:
         server.migrate()
         server.start()
         stack.callback(server.kill)
+        if args.pin:
+            pin(server.proc.pid, 0)
         print(f"started daphne pid {server.proc.pid} on {server.base} (log {server.log_path})", flush=True)
         args.url, args.pid = server.base, server.proc.pid
         if processes > 1:
             other = DaphneServer(env)
             other.start()
             stack.callback(other.kill)
+            if args.pin:
+                pin(other.proc.pid, 1 % (os.cpu_count() or 1))
             print(f"started daphne pid {other.proc.pid} on {other.base} (log {other.log_path})", flush=True)
             args.other_base, args.other_ws, args.other_pids = other.base, other.ws_base, [other.proc.pid]
         return asyncio.run(run(args))
