@@ -13,10 +13,15 @@ from tests.ops.harness import FreshPostgres
 POSTGRES_ADMIN_URL = os.environ.get("TEST_DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/test"
 
 
-def require_binary(name: str) -> None:
-    """Skip without the program, or fail under CI, where it must be installed."""
-    if shutil.which(name):
-        return
+def require_binary(name: str) -> str:
+    """The program's path; skip without it, or fail under CI, where it must be installed.
+
+    Daemons such as nginx install to /usr/sbin, which is not on a Debian user's PATH:
+    look there too.
+    """
+    found = shutil.which(name) or shutil.which(name, path="/usr/local/sbin:/usr/sbin:/sbin")
+    if found:
+        return found
     if os.environ.get("CI") == "true" or os.environ.get("CARDTABLE_REQUIRE_SERVICES") == "1":
         pytest.fail(f"{name} is not installed, and CI must run this test", pytrace=False)
     pytest.skip(f"{name} is not installed")
