@@ -39,7 +39,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait_port(port: int, timeout: float) -> bool:
+def wait_port(port: int, timeout: float) -> bool:
     """Wait until something accepts TCP connections on 127.0.0.1:port."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -80,7 +80,7 @@ class RedisServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        if not _wait_port(self.port, 10):
+        if not wait_port(self.port, 10):
             raise RuntimeError(f"redis-server did not start on port {self.port}")
 
     def stop(self) -> None:

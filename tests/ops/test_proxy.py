@@ -37,11 +37,11 @@ from tests.ops.harness import (
     Database,
     FreshPostgres,
     RedisServer,
-    _wait_port,
     free_port,
     play_move,
     seat_table,
     state_at_least,
+    wait_port,
 )
 
 DEPLOY_DOC = ROOT / "docs" / "deploy.md"
@@ -153,7 +153,7 @@ class Nginx:
         args = [self.binary, "-p", str(self.prefix), "-c", str(self.conf_path), "-e", str(self.log)]
         with open(self.prefix / "nginx.out", "ab") as out:  # what it prints before its log is open
             self.proc = subprocess.Popen([*args, "-g", "daemon off;"], stdout=out, stderr=subprocess.STDOUT)
-        if not _wait_port(self.port, 10):
+        if not wait_port(self.port, 10):
             self.stop()
             raise RuntimeError(f"nginx did not start on port {self.port}:\n{self.log_tail()}")
 
