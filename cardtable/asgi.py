@@ -11,6 +11,8 @@ import sys
 from collections.abc import Awaitable, Callable
 
 from django.core.asgi import get_asgi_application
+from django.core.handlers.asgi import ASGIHandler
+from django.core.signals import request_finished
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardtable.settings")
 django_asgi_app = get_asgi_application()
@@ -19,6 +21,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from cardtable.tables.bots import driver  # noqa: E402
+from cardtable.tables.dbthreads import close_request_connections  # noqa: E402
 from cardtable.tables.origin import SameOriginValidator  # noqa: E402
 from cardtable.tables.routing import websocket_urlpatterns  # noqa: E402
 
@@ -28,6 +31,9 @@ from cardtable.tables.routing import websocket_urlpatterns  # noqa: E402
 # against 160 to 185 ms without this (docs/performance.md, "What limits it now").
 gc.collect()
 gc.freeze()
+
+# Each HTTP request runs on a thread of its own, whose connection nothing reuses.
+request_finished.connect(close_request_connections, sender=ASGIHandler)
 
 router = ProtocolTypeRouter(
     {
