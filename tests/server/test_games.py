@@ -53,8 +53,10 @@ async def watch(client: Client) -> None:
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 async def test_whole_game_over_websockets(game_id: str, settings: Any) -> None:
     # The seats answer as fast as the server does, far faster than a person: the
-    # message allowance (WS_RATE, tested in test_rate_limits) is not what is tested here.
+    # message allowance (WS_RATE) and the sync allowance (each refused move is
+    # answered with a sync), both tested in test_rate_limits, are not what is tested here.
     settings.WS_RATE = settings.WS_BURST = 10_000.0
+    settings.RATE_LIMITS_ON = False
     game = get_game(game_id)
     seats = game.info.default_players
     humans = max(1, seats - 1)
