@@ -37,7 +37,8 @@ gc.freeze()
 # objects. Over 1,000 connects and a minute of play at 250 to 600 moves/s there
 # were 13 full collections (15 to 98 ms, longer as sockets accumulated) with the
 # default and none with this, in two runs each, for about 5 MiB more memory
-# (docs/performance.md, "What limits it now").
+# (docs/performance.md, "What limits it now"). It relies on nothing waiting for
+# the collector to close it: see dbthreads.close_request_connections below.
 YOUNG_COLLECTION_THRESHOLD = 20_000
 gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *gc.get_threshold()[1:])
 
