@@ -269,17 +269,14 @@ async def setup_tables(base: str, ws_base: str, args: argparse.Namespace) -> lis
     async def one(i: int) -> list[Conn]:
         nonlocal done
         async with sem:
-            where = (
-                (args.other_base, args.other_ws)
-                if args.other_ws and args.split == "table" and i % 2
-                else (base, ws_base)
-            )
-            table, players, conns = await seat_table(*where, args.game, args.seats, prefix=f"t{i}p")
+            here, there = (base, ws_base), (args.other_base, args.other_ws)
+            if args.other_ws and args.split == "table" and i % 2:
+                here, there = there, here
+            table, players, conns = await seat_table(*here, args.game, args.seats, prefix=f"t{i}p")
             if crosses(i, args):
                 for seat in range(1, len(conns), 2):
                     await conns[seat].close()
-                    elsewhere = ws_base if where[1] == args.other_ws else args.other_ws
-                    conns[seat] = await Conn.open(elsewhere, table["ws"], players[seat])
+                    conns[seat] = await Conn.open(there[1], table["ws"], players[seat])
                     await conns[seat].wait_for(lambda m: m.get("type") == "state", 30)
             done += 1
             if done % 50 == 0:
