@@ -96,7 +96,9 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
-# Seconds a database connection is kept open between requests (0: close each time).
+# Seconds a database connection is kept open between uses (0: close each time): the
+# websockets' sync thread's and the move path's pool threads' (dbthreads.py). An HTTP
+# request runs on a thread of its own and closes its connection as it ends.
 # SQLite too: opening a connection there costs about 2 ms (file, WAL, the pragmas),
 # and every database call of the consumer and the bot driver would pay it.
 CONN_MAX_AGE = int(os.environ.get("CONN_MAX_AGE", "60"))
