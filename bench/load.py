@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.profiles import SpyProfile, YappiProfile, server_shim  # noqa: E402
+from bench.ratios import compare, repeated  # noqa: E402
 from tests.ops.harness import (  # noqa: E402
     Conn,
     DaphneServer,
@@ -483,25 +484,6 @@ async def run(args: argparse.Namespace) -> list[dict]:
     return results
 
 
-def compare(runs: dict[int, list[dict]]) -> None:
-    """Print two processes' figures as ratios to one process's at each total rate both reached."""
-    one, two = runs.get(1, []), runs.get(2, [])
-    print("\ntwo processes against one, same total rate (ratio two/one; above 1.00 is worse):")
-    print(f"{'target':>7} {'moves/s':>8} {'p50':>6} {'p95':>6} {'p99':>6} {'ms/mv':>6} {'split p99':>9}")
-    for a in one:
-        b = next((r for r in two if r["rate"] == a["rate"]), None)
-        if b is None:
-            continue
-        ratios = [b["moves_per_s"] / a["moves_per_s"]]
-        ratios += [b[k] / a[k] if a[k] else float("nan") for k in ("p50", "p95", "p99")]
-        cpu = (
-            b["cpu_per_move"] / a["cpu_per_move"] if a["cpu_per_move"] and b["cpu_per_move"] else float("nan")
-        )
-        # A move at a split table reaching the seats on the other server, against one process's p99.
-        split = b["cross_p99"] / a["p99"] if b["cross"] and a["p99"] else float("nan")
-        print(f"{a['rate']:7.0f} " + " ".join(f"{r:6.2f}" for r in ratios) + f" {cpu:6.2f} {split:9.2f}")
-
-
 def count_queries(game_id: str, moves: int = 40, database_url: str | None = None) -> None:
     """Print the SQL queries one move costs: making it, telling every seat, and the bot driver's look.
 
@@ -654,6 +636,14 @@ def main() -> None:
         "after the other, and prints two's figures as ratios to one's",
     )
     parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run the layouts of --processes N times each, alternating, on fresh servers and database; "
+        "with 1,2 print each figure's median two/one ratio against the noise between runs (bench/ratios.py)",
+    )
+    parser.add_argument(
         "--pin",
         action="store_true",
         help="keep each server this starts on a core of its own (the first on core 0, the second on 1), "
@@ -728,9 +718,18 @@ def main() -> None:
             parser.error("load is only ever sent to a loopback address")
         asyncio.run(run(args))
         return
-    runs = {count: serve_and_run(args, count) for count in args.processes}
-    if len(runs) > 1:
-        compare(runs)
+    if args.repeat < 1:
+        parser.error("--repeat takes a positive number of runs")
+    runs: dict[int, list[list[dict]]] = {count: [] for count in args.processes}
+    for turn in range(args.repeat):
+        for count in args.processes:
+            if args.repeat > 1:
+                print(f"\n##### run {turn + 1} of {args.repeat}", flush=True)
+            runs[count].append(serve_and_run(args, count))
+    if args.repeat > 1:
+        repeated(runs)
+    elif len(runs) > 1:
+        compare({count: results[0] for count, results in runs.items()})
 
 
 def serve_and_run(args: argparse.Namespace, processes: int) -> list[dict]:
