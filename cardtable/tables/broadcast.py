@@ -52,6 +52,9 @@ class Hub(Protocol):
     def publish(self, table_id: str, event: dict[str, Any], snap: Snapshot | None = None) -> None:
         """Deliver a committed change or chat line to this process's connections and send it on."""
 
+    def prepare(self, snap: Any) -> None:
+        """Build this process's seats' frames of a move whose write is committing; send nothing."""
+
 
 def _no_hub() -> Hub | None:
     return None
@@ -102,6 +105,17 @@ def table_changed(table_id: str, version: int, *, snapshot: Snapshot | None = No
             listener(table_id)
         except Exception:  # a listener's failure must not undo or hide a committed change
             log.exception("a table-change listener failed for table %s", table_id)
+
+
+def prepare(snapshot: Any) -> None:
+    """Let this process's hub build a move's frames while the database commits it (nothing is sent).
+
+    ``snapshot`` is the ``state.Snapshot`` the move will commit; only a
+    ``table_changed`` for that very snapshot, after the commit, sends the frames.
+    """
+    hub = _running_hub()
+    if hub is not None:
+        hub.prepare(snapshot)
 
 
 def chat(table_id: str, message: dict) -> None:

@@ -67,6 +67,14 @@ async def _read_snapshot(table_id: str) -> Snapshot:
     return await db_call(snapshot)(table_id)
 
 
+def _encode(message: dict[str, Any]) -> str:
+    """A message as a frame's JSON text."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson stops at integers wider than 64 bits; json does not
+        return json.dumps(message, separators=(",", ":"))
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """One websocket at one table, for a player (seated or not) or a spectator.
 
@@ -268,9 +276,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         move = await loop.run_in_executor(None, choose, job.game, job.state, job.seat, "normal", job.seed)
         await self._send_json({"type": "hint", "move": move, "id": _echo_id(message)})
 
-    async def show_state(self, snap: Snapshot) -> None:
-        """The hub's call after a change of the table: send our seat's state if it is news."""
-        await self._send_snapshot(snap)
+    @property
+    def viewer(self) -> int | None:
+        """Whose eyes this connection's frames are built for (the hub shares a frame between its tabs)."""
+        return self._player_id
+
+    def frame_for(self, snap: Snapshot) -> str:
+        """This connection's seat's state frame of ``snap``, as text (built ahead by ``Hub.prepare``)."""
+        return _encode(message_for(snap, self._player_id))
+
+    async def show_state(self, snap: Snapshot, frame: str | None = None) -> None:
+        """The hub's call after a change of the table: send our seat's state if it is news.
+
+        ``frame`` is that state as ``frame_for`` built it, or ``None`` to build it now.
+        """
+        if frame is None:
+            await self._send_snapshot(snap)
+        elif snap.version >= self.sent_version:
+            self.sent_version = snap.version
+            await self.send(text_data=frame)
 
     async def show_chat(self, message: dict[str, Any]) -> None:
         """The hub's call for a chat line: forward it."""
@@ -286,8 +310,4 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_json(message)
 
     async def _send_json(self, message: dict[str, Any]) -> None:
-        try:
-            text = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-        except TypeError:  # orjson stops at integers wider than 64 bits; json does not
-            text = json.dumps(message, separators=(",", ":"))
-        await self.send(text_data=text)
+        await self.send(text_data=_encode(message))

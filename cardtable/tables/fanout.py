@@ -25,6 +25,12 @@ wake to be delivered (per-table order), and gives it to each connection, which
 builds its own seat's message (``state.message_for``) and never sends an older
 version after a newer one.
 
+A move made on the known version (``services._apply_on_known``) tells the hub
+its snapshot while the database is still committing it (``prepare``): the
+event loop builds the frames of this process's seats in that wait, and the
+wake sends them once the commit is published, for that very snapshot only. A
+write the guard refuses sends nothing of them.
+
 The layer is never the truth. If it fails (Redis down) the receive loop keeps
 retrying, local delivery goes on, nothing is sent to other processes, and once
 the layer answers again (``_recover``, every ``LAYER_RETRY`` seconds) the hub
@@ -73,8 +79,18 @@ class Connection(Protocol):
     table_id: str
     sent_version: int
 
-    async def show_state(self, snap: Snapshot) -> None:
-        """Send this connection's seat's state built from ``snap`` (unless it sent a newer one)."""
+    @property
+    def viewer(self) -> int | None:
+        """Whose eyes the connection's frames are built for: its player's id (``None``: a spectator)."""
+
+    def frame_for(self, snap: Snapshot) -> str:
+        """The state frame this connection would send for ``snap``, as text (nothing is sent)."""
+
+    async def show_state(self, snap: Snapshot, frame: str | None = None) -> None:
+        """Send this connection's seat's state built from ``snap`` (unless it sent a newer one).
+
+        ``frame`` is that state already built (``frame_for``), or ``None``.
+        """
 
     async def show_chat(self, message: dict[str, Any]) -> None:
         """Send a chat line."""
@@ -100,6 +116,8 @@ class Hub:
         self.layer_down = False
         self._locks: dict[str, list[Any]] = {}  # table -> [its membership lock, its users]
         self._tails: dict[str, asyncio.Task[None]] = {}  # each table's last wake being delivered
+        # A move being committed: its snapshot and its frames by viewer (``prepare``).
+        self._prepared: dict[str, tuple[Snapshot, dict[int | None, str]]] = {}
         self._outbox: deque[tuple[str, dict[str, Any]]] = deque()
         self._outbox_ready = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -152,6 +170,7 @@ class Hub:
         del conns[conn]
         if not conns:
             del self.local[conn.table_id]
+            self._prepared.pop(conn.table_id, None)
             await self._membership(conn.table_id)
 
     async def _membership(self, table_id: str) -> None:
@@ -198,8 +217,30 @@ class Hub:
                 self._publish, table_id, event, snap, context=contextvars.Context()
             )
 
+    def prepare(self, snap: Snapshot) -> None:
+        """Build the local seats' frames of a move while its write is committing (from the writing thread).
+
+        Nothing is sent here. The frames go out only with the wake ``publish``
+        starts for this very snapshot, after the commit; a refused write leaves
+        them unused, and the table's next move replaces them. On the loop's own
+        thread there is no wait to fill, so nothing is built ahead.
+        """
+        if threading.get_ident() != self.thread and snap.table_id in self.local:
+            self.loop.call_soon_threadsafe(self._prepare, snap, context=contextvars.Context())
+
+    def _prepare(self, snap: Snapshot) -> None:
+        frames: dict[int | None, str] = {}
+        for conn in list(self.local.get(snap.table_id, ())):
+            if conn.viewer not in frames:
+                frames[conn.viewer] = conn.frame_for(snap)
+        if frames:
+            self._prepared[snap.table_id] = (snap, frames)
+
     def _publish(self, table_id: str, event: dict[str, Any], snap: Snapshot | None) -> None:
-        self._deliver(table_id, event, snap)
+        prepared = self._prepared.pop(table_id, None)
+        # Calls from the committing thread keep their order: a prepare comes before its publish.
+        frames = prepared[1] if prepared is not None and snap is not None and prepared[0] is snap else None
+        self._deliver(table_id, event, snap, frames)
         if not self.local_only:
             self._outbox.append((table_id, {**event, "origin": self.origin}))
             self._outbox_ready.set()
@@ -268,14 +309,20 @@ class Hub:
 
     # Delivery to this process's connections
 
-    def _deliver(self, table_id: str, event: dict[str, Any], snap: Snapshot | None) -> None:
+    def _deliver(
+        self,
+        table_id: str,
+        event: dict[str, Any],
+        snap: Snapshot | None,
+        frames: dict[int | None, str] | None = None,
+    ) -> None:
         """Start one task for this wake or chat line, after the table's previous one (per-table order)."""
         if table_id not in self.local:
             return
         kind = event.get("type")
         previous = self._tails.get(table_id)
         if kind == "table.changed":
-            coro = self._wake(table_id, event.get("version"), snap, event.get("snapshot"), previous)
+            coro = self._wake(table_id, event.get("version"), snap, event.get("snapshot"), previous, frames)
         elif kind == "table.chat":
             coro = self._chat(table_id, event["message"], previous)
         else:
@@ -293,6 +340,7 @@ class Hub:
         snap: Snapshot | None,
         carried: str | None,
         previous: asyncio.Task[None] | None,
+        frames: dict[int | None, str] | None = None,
     ) -> None:
         own = snap is not None
         if snap is None:
@@ -315,8 +363,9 @@ class Hub:
 
             driver.arm(table_id, snap.deadline)
         for conn in list(self.local.get(table_id, ())):
+            frame = frames.get(conn.viewer) if frames is not None else None
             try:
-                await conn.show_state(snap)
+                await conn.show_state(snap) if frame is None else await conn.show_state(snap, frame)
             except Exception:  # one closing socket must not keep the others from the change
                 log.debug("could not send table %s's state to a connection", table_id, exc_info=True)
 

@@ -489,9 +489,10 @@ def _apply_on_known(
     match_id, last_seq = snap.match
     state_json = game.to_json(state)
     row = (match_id, last_seq + 1, seat, move, by, version + 1, list(to_act), list(events))
+    new = replace(snap, version=version + 1, state_json=state_json, state=state, match=row[:2])
+    broadcast.prepare(new)  # the hub builds the seats' frames while the database commits
     if not _write_known(table_id, version, snap.seating, state_json, row):
         return None
-    new = replace(snap, version=version + 1, state_json=state_json, state=state, match=row[:2])
     transaction.on_commit(lambda: _announce(new))  # at once outside a transaction: it has committed
     return version + 1
 

@@ -81,7 +81,12 @@ class Seat:
         self.sent_version = -1
         self.states: list[state.Snapshot] = []
 
-    async def show_state(self, snap: state.Snapshot) -> None:
+    viewer = None  # a spectator's eyes
+
+    def frame_for(self, snap: state.Snapshot) -> str:
+        return snap.to_wake()
+
+    async def show_state(self, snap: state.Snapshot, frame: str | None = None) -> None:
         self.states.append(snap)
 
     async def show_chat(self, message: dict[str, Any]) -> None:

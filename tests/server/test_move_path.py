@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -84,6 +85,63 @@ async def test_a_move_reaches_every_seat_of_its_process_without_a_read(reads: li
         assert client.state == json.loads(json.dumps(fresh))  # what a read would have built, for this seat
     hands = {str(client.state["view"]["hand"]) for client in clients}
     assert len(hands) == 4  # each seat got its own view
+
+
+async def test_a_known_move_s_frames_are_built_while_it_commits_and_sent_only_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, people = await database_sync_to_async(hearts_table)()
+    clients = await seated_clients(table, people)
+    await play_one(clients)  # the locked way: from now on this process knows the version
+    built: list[int] = []
+    at_write: list[tuple[bool, int]] = []
+    real_frame_for, real_write = consumers.TableConsumer.frame_for, services._write_known
+
+    def counted_frame_for(self: consumers.TableConsumer, snap: state.Snapshot) -> str:
+        built.append(snap.version)
+        return real_frame_for(self, snap)
+
+    def slow_write(*args: Any) -> bool:
+        time.sleep(0.1)  # the database committing: the event loop is free meanwhile
+        hub = fanout.running()
+        waiting = sum(client.comm.output_queue.qsize() for client in clients)
+        at_write.append((hub is not None and table.pk in hub._prepared, waiting))
+        return real_write(*args)
+
+    monkeypatch.setattr(consumers.TableConsumer, "frame_for", counted_frame_for)
+    monkeypatch.setattr(services, "_write_known", slow_write)
+    version, _ = await play_one(clients)
+    assert at_write == [(True, 0)]  # built during the write, and nothing sent before the commit
+    assert built == [version + 1] * 4  # once per seat, by the hub
+    for client, (player, _) in zip(clients, people, strict=True):
+        fresh = await database_sync_to_async(state.state_message)(table.pk, player.pk)
+        assert client.state == json.loads(json.dumps(fresh))  # this seat's own view, as a read builds it
+
+
+async def test_frames_built_for_a_write_the_guard_refuses_are_never_sent() -> None:
+    table, people = await database_sync_to_async(hearts_table)()
+    clients = await seated_clients(table, people)
+    await play_one(clients)
+    version = clients[0].state["version"]
+    # Another process moved the table on, and its wake never came here: the guard refuses.
+    await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(version=F("version") + 1)
+    mover = next(client for client in clients if client.state["legal_moves"])
+    await mover.send({"type": "move", "move": mover.state["legal_moves"][0], "version": version, "id": "m"})
+    assert (await mover.error())["code"] == "stale_version"
+    hub = fanout.running()
+    assert hub is not None
+    prepared, frames = hub._prepared[table.pk]  # the refused move's frames were built ...
+    assert prepared.version == version + 1 and len(frames) == 4
+    for client in clients:
+        await client.quiet()
+        assert all(m["version"] <= version for m in client.messages if m["type"] == "state")  # ... not sent
+    # The table's real version reaches every seat from a read, never the refused move's frame.
+    await database_sync_to_async(broadcast.table_changed)(table.pk, version + 1)
+    for client, (player, _) in zip(clients, people, strict=True):
+        got = await client.until(lambda m: m["type"] == "state" and m["version"] == version + 1)
+        fresh = await database_sync_to_async(state.state_message)(table.pk, player.pk)
+        assert got == json.loads(json.dumps(fresh)) != json.loads(frames[player.pk])
+    assert table.pk not in hub._prepared
 
 
 async def test_a_wake_from_another_process_carries_the_snapshot_and_needs_no_read(reads: list[str]) -> None:
