@@ -60,6 +60,8 @@ class Stats:
     """What one measurement window saw."""
 
     latencies: list[float] = field(default_factory=list)
+    # The same moves timed to the last seat's bytes reaching this process, before it parses them.
+    arrivals: list[float] = field(default_factory=list)
     cross: list[float] = field(default_factory=list)  # those at tables whose seats use both servers
     errors: Counter = field(default_factory=Counter)
     timeouts: int = 0
@@ -68,6 +70,7 @@ class Stats:
     def reset(self) -> None:
         """Start a new window."""
         self.latencies.clear()
+        self.arrivals.clear()
         self.cross.clear()
         self.errors.clear()
         self.timeouts = 0
@@ -85,16 +88,18 @@ class TableRunner:
         self.pending_version: int | None = None
         self.pending_sent = 0.0
         self.seen: set[int] = set()
+        self.arrived = 0.0  # the latest arrival of the seats' new states (Conn.arrived)
         self.done: asyncio.Future | None = None
         for seat, conn in enumerate(conns):
-            conn._on_message = lambda c, m, seat=seat: self.on_message(seat, m)
+            conn._on_message = lambda c, m, seat=seat: self.on_message(seat, m, c.arrived)
 
-    def on_message(self, seat: int, msg: dict) -> None:
-        """Called by each connection's reader for every message it receives."""
+    def on_message(self, seat: int, msg: dict, arrived: float = 0.0) -> None:
+        """Called by each connection's reader for every message it receives (``arrived``: its bytes came)."""
         kind = msg.get("type")
         if kind == "state":
             if self.pending_version is not None and msg.get("version", -1) > self.pending_version:
                 self.seen.add(seat)
+                self.arrived = max(self.arrived, arrived)
                 if len(self.seen) == len(self.conns) and self.done and not self.done.done():
                     self.done.set_result(time.perf_counter())
         elif kind == "error":
@@ -110,7 +115,7 @@ class TableRunner:
         state = self._latest()
         loop = asyncio.get_running_loop()
         self.done = loop.create_future()
-        self.seen = set()
+        self.seen, self.arrived = set(), 0.0
         self.pending_version = state["version"]
         if state["table"]["status"] == "finished":
             self.stats.games_finished += 1
@@ -133,6 +138,7 @@ class TableRunner:
             finished = await asyncio.wait_for(self.done, MOVE_TIMEOUT)
             if timed:
                 self.stats.latencies.append(finished - self.pending_sent)
+                self.stats.arrivals.append(self.arrived - self.pending_sent)
                 if self.cross:
                     self.stats.cross.append(finished - self.pending_sent)
         except TimeoutError:
@@ -360,7 +366,7 @@ async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: a
         cpu0, own0, t0 = _clocks(pids)
     elapsed = time.perf_counter() - t0
     cpu1 = server_cpu(pids)
-    lat, cross = list(stats.latencies), list(stats.cross)
+    lat, cross, arrivals = list(stats.latencies), list(stats.cross), list(stats.arrivals)
     if in_flight:  # let the last moves land before the next window
         await asyncio.wait(in_flight, timeout=MOVE_TIMEOUT + 2)
     cpu = (cpu1 - cpu0) if cpu0 is not None and cpu1 is not None else None
@@ -373,6 +379,8 @@ async def measure(runners: list[TableRunner], stats: Stats, rate: float, args: a
         "p99": percentile(lat, 99) * 1000,
         "max": max(lat) * 1000 if lat else float("nan"),
         "mean": statistics.fmean(lat) * 1000 if lat else float("nan"),
+        "arrived_p50": percentile(arrivals, 50) * 1000,
+        "arrived_p99": percentile(arrivals, 99) * 1000,
         "cross": len(cross),
         "cross_p50": percentile(cross, 50) * 1000,
         "cross_p99": percentile(cross, 99) * 1000,
@@ -408,6 +416,11 @@ def print_row(r: dict) -> None:
         f"{r['rate']:7.0f} {r['moves_per_s']:9.1f} {r['p50']:7.1f} {r['p95']:7.1f} {r['p99']:7.1f} "
         f"{r['max']:7.1f} {cpu} {per_move} {r['client_cpu']:5.0f}% {r['rss']:>9} {r['games']:5d} "
         f"{r['timeouts']:4d} {r['errors'] or '-'}",
+        flush=True,
+    )
+    print(
+        f"  timed to the last seat's bytes arriving, before this process parses them: "
+        f"p50 {r['arrived_p50']:.1f} ms, p99 {r['arrived_p99']:.1f} ms",
         flush=True,
     )
     if r["cross"]:

@@ -297,6 +297,17 @@ class Conn:
         self.closed = asyncio.Event()
         self._changed = asyncio.Event()
         self._on_message = on_message
+        # When the socket last handed bytes to the client, before websockets and json
+        # parse them (bench/load.py times moves by it too): never before the last
+        # message read arrived, perhaps after.
+        self.arrived = 0.0
+        delivered = ws.data_received
+
+        def stamped(data: bytes) -> None:
+            self.arrived = time.perf_counter()
+            delivered(data)
+
+        ws.data_received = stamped
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
