@@ -54,14 +54,15 @@ def _at(results: list[dict], rate: float) -> dict | None:
     return next((r for r in results if r["rate"] == rate), None)
 
 
+def _matched(first: list[list[dict]], second: list[list[dict]], rate: float) -> list[tuple[dict, dict]]:
+    pairs = [(_at(a, rate), _at(b, rate)) for a, b in zip(first, second, strict=False)]
+    return [(a, b) for a, b in pairs if a is not None and b is not None]
+
+
 def _pairs(first: list[list[dict]], second: list[list[dict]], rate: float, key: str) -> list[float]:
     """The ratios second[i]/first[i] at ``rate``, where both runs reached it (NaNs left out)."""
-    out = []
-    for a_run, b_run in zip(first, second, strict=False):
-        a, b = _at(a_run, rate), _at(b_run, rate)
-        if a is not None and b is not None and not math.isnan(r := ratio(a, b, key)):
-            out.append(r)
-    return out
+    ratios = (ratio(a, b, key) for a, b in _matched(first, second, rate))
+    return [r for r in ratios if not math.isnan(r)]
 
 
 def verdict(median: float, controls: list[float], key: str) -> str:
@@ -109,8 +110,3 @@ def repeated(runs: dict[int, list[list[dict]]]) -> None:
                 f"  split-table p99 against one process's p99: median {statistics.median(cross):.2f} "
                 f"[{min(cross):.2f}-{max(cross):.2f}]"
             )
-
-
-def _matched(first: list[list[dict]], second: list[list[dict]], rate: float) -> list[tuple[dict, dict]]:
-    pairs = [(_at(a, rate), _at(b, rate)) for a, b in zip(first, second, strict=False)]
-    return [(a, b) for a, b in pairs if a is not None and b is not None]

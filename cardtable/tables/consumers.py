@@ -290,11 +290,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
         ``frame`` is that state as ``frame_for`` built it, or ``None`` to build it now.
         """
-        if frame is None:
-            await self._send_snapshot(snap)
-        elif snap.version >= self.sent_version:
-            self.sent_version = snap.version
-            await self.send(text_data=frame)
+        await self._send_snapshot(snap, frame=frame)
 
     async def show_chat(self, message: dict[str, Any]) -> None:
         """The hub's call for a chat line: forward it."""
@@ -303,11 +299,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _send_state(self, force: bool = False) -> None:
         await self._send_snapshot(await _read_snapshot(self.table_id), force)
 
-    async def _send_snapshot(self, snap: Snapshot, force: bool = False) -> None:
-        message = message_for(snap, self._player_id)  # built for this connection's seat only
-        if force or message["version"] >= self.sent_version:
-            self.sent_version = message["version"]
-            await self._send_json(message)
+    async def _send_snapshot(self, snap: Snapshot, force: bool = False, frame: str | None = None) -> None:
+        if force or snap.version >= self.sent_version:
+            self.sent_version = snap.version
+            await self.send(text_data=frame if frame is not None else self.frame_for(snap))
 
     async def _send_json(self, message: dict[str, Any]) -> None:
         await self.send(text_data=_encode(message))

@@ -222,7 +222,7 @@ class Hub:
 
         Nothing is sent here. The frames go out only with the wake ``publish``
         starts for this very snapshot, after the commit; a refused write leaves
-        them unused, and the table's next move replaces them. On the loop's own
+        them unused, and the table's next publish drops them. On the loop's own
         thread there is no wait to fill, so nothing is built ahead.
         """
         if threading.get_ident() != self.thread and snap.table_id in self.local:
@@ -365,7 +365,7 @@ class Hub:
         for conn in list(self.local.get(table_id, ())):
             frame = frames.get(conn.viewer) if frames is not None else None
             try:
-                await conn.show_state(snap) if frame is None else await conn.show_state(snap, frame)
+                await conn.show_state(snap, frame)
             except Exception:  # one closing socket must not keep the others from the change
                 log.debug("could not send table %s's state to a connection", table_id, exc_info=True)
 
