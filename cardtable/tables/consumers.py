@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
@@ -159,11 +160,28 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Serve the socket; however the consumer ends (closed, crashed, cancelled), release its presence."""
         self.channel_name = fanout.connection_name()
         try:
-            await super().__call__(scope, receive, send)
+            await self._serve(scope, receive, send)
         finally:
             if self.socket is not None and not self.socket.released:
                 self.socket.closed = True
                 await asyncio.shield(sockets.release_soon(self.socket))
+
+    async def _serve(self, scope: dict, receive: Callable, send: Callable) -> None:
+        """Channels' ``AsyncConsumer.__call__`` for a consumer without a layer: each message in turn.
+
+        Channels waits on its sources with a fresh task per message and
+        ``asyncio.wait``, which costs every incoming frame two or three more turns
+        of the event loop before its handler runs (docs/performance.md, "A fifth
+        look"). With the client as the only source, a plain loop does the same.
+        """
+        self.scope = scope
+        self.channel_layer = None
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
 
     async def disconnect(self, code: int) -> None:
         """Leave the group and presence; start the grace if a seated human has gone."""
