@@ -66,6 +66,10 @@ LAYER_RETRY = 1.0
 # channel). The pub/sub layer's receive does not fail while Redis is down, so without
 # it a process that only listens would not notice an outage, nor catch up after one.
 LAYER_PROBE = 2.0
+# How long a wake waits before it goes to the layer: any delay above zero is a timer,
+# which the loop runs after the I/O of its next pass, where Twisted writes the frames
+# already given to the local sockets (docs/performance.md, "A fifth look").
+AFTER_WRITES = 1e-6
 
 
 def connection_name() -> str:
@@ -235,6 +239,8 @@ class Hub:
                 frames[conn.viewer] = conn.frame_for(snap)
         if frames:
             self._prepared[snap.table_id] = (snap, frames)
+        if not self.local_only:
+            snap.to_wake()  # the text the wake carries to the other processes, made once
 
     def _publish(self, table_id: str, event: dict[str, Any], snap: Snapshot | None) -> None:
         prepared = self._prepared.pop(table_id, None)
@@ -248,9 +254,13 @@ class Hub:
     async def _send_loop(self) -> None:
         """Send the outbox to the layer one message after the other: each table's wakes keep their order."""
         while True:
-            while not self._outbox:
-                self._outbox_ready.clear()
-                await self._outbox_ready.wait()
+            if not self._outbox:
+                while not self._outbox:
+                    self._outbox_ready.clear()
+                    await self._outbox_ready.wait()
+                # The seats' frames of the change that woke us go out first: Twisted writes
+                # them on the loop's next pass, and a timer runs after that pass's I/O.
+                await asyncio.sleep(AFTER_WRITES)
             table_id, message = self._outbox.popleft()
             if self.layer_down:  # nothing reaches the others now; _recover brings everyone up to date
                 continue

@@ -169,8 +169,13 @@ class Snapshot:
 
         Text, not a structure: the channel layer's msgpack cannot carry an
         integer wider than 64 bits, which a game's stored state may hold.
+        Made once per snapshot: the hub makes it while the move commits
+        (``fanout.Hub.prepare``), so the committing thread finds it ready.
         """
-        return json.dumps(
+        made = self.__dict__.get("_wake")
+        if made is not None:
+            return made
+        text = json.dumps(
             {
                 "table_id": self.table_id,
                 "version": self.version,
@@ -187,6 +192,8 @@ class Snapshot:
             },
             separators=(",", ":"),
         )
+        object.__setattr__(self, "_wake", text)  # frozen: a cache beside the fields, not a field
+        return text
 
 
 def build(table: Table, seats: list[Seat], live: set[int], match: tuple[int, int] | None = None) -> Snapshot:
