@@ -10,6 +10,9 @@ and comes back finds the hub in its groups again, its seats brought up to date.
 from __future__ import annotations
 
 import asyncio
+import json
+import socket
+import threading
 from typing import Any
 
 import pytest
@@ -282,3 +285,89 @@ def test_without_a_running_hub_a_change_goes_through_the_layer(settings: Any) ->
     broadcast.table_changed("abc", 3)
     ((group, message),) = layer.group_sends
     assert group == broadcast.group_name("abc") and message["version"] == 3 and "origin" not in message
+
+
+def bare_snapshot(table_id: str, version: int) -> state.Snapshot:
+    """A snapshot with nothing in it but its table and version (what the hub looks at)."""
+    return state.Snapshot(
+        table_id=table_id,
+        version=version,
+        game="hearts",
+        status=Table.PLAYING,
+        host_id=None,
+        table={},
+        players=(),
+        clock=0,
+        deadline=None,
+        state_json={"n": version},
+        state=None,
+    )
+
+
+async def test_the_seats_frames_are_written_before_the_wake_goes_to_the_layer(remote: RemoteLayer) -> None:
+    """Twisted writes a frame once the loop finds its socket writable: the layer's send waits for that."""
+    loop = asyncio.get_running_loop()
+    hub = fanout.Hub(loop, remote)
+    await hub.start()
+    order: list[str] = []
+    reader, writer = socket.socketpair()
+
+    class Writing(Seat):
+        async def show_state(self, snap: state.Snapshot, frame: str | None = None) -> None:
+            def write() -> None:  # as Twisted's transport, once the loop finds the socket writable
+                loop.remove_writer(writer)
+                writer.send(b"frame")
+                order.append("written")
+
+            loop.add_writer(writer, write)
+
+    async def sending(group: str, message: dict) -> None:
+        order.append("sent")
+        await RemoteLayer.group_send(remote, group, message)
+
+    seat = Writing("t1")
+    await hub.join(seat)
+    remote.group_send = sending  # type: ignore[method-assign]
+    try:
+        hub.publish("t1", {"type": "table.changed", "version": 1}, bare_snapshot("t1", 1))
+        for _ in range(100):
+            if len(order) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert order == ["written", "sent"]
+    finally:
+        hub.stop()
+        reader.close()
+        writer.close()
+
+
+async def test_a_wake_s_text_is_made_once_on_the_loop_while_the_move_commits(
+    remote: RemoteLayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    loop = asyncio.get_running_loop()
+    hub = fanout.Hub(loop, remote)
+    await hub.start()
+
+    class Framing(Seat):
+        def frame_for(self, snap: state.Snapshot) -> str:
+            return "a seat's frame"
+
+    await hub.join(Framing("t1"))
+    made_on: list[int] = []
+    encode = state.json.dumps
+
+    def dumps(*args: Any, **kwargs: Any) -> str:
+        made_on.append(threading.get_ident())
+        return encode(*args, **kwargs)
+
+    monkeypatch.setattr(state.json, "dumps", dumps)
+    snap = bare_snapshot("t1", 1)
+    try:
+        await loop.run_in_executor(None, hub.prepare, snap)  # from the committing thread
+        await asyncio.sleep(0.05)
+        assert made_on == [threading.get_ident()]  # this test runs on the loop's thread
+        # After the commit the committing thread finds it made.
+        text = await loop.run_in_executor(None, snap.to_wake)
+        assert made_on == [threading.get_ident()] and json.loads(text)["state"] == {"n": 1}
+    finally:
+        hub.stop()
