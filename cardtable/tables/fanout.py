@@ -255,12 +255,12 @@ class Hub:
         """Send the outbox to the layer one message after the other: each table's wakes keep their order."""
         while True:
             if not self._outbox:
-                while not self._outbox:
-                    self._outbox_ready.clear()
-                    await self._outbox_ready.wait()
+                self._outbox_ready.clear()
+                await self._outbox_ready.wait()
                 # The seats' frames of the change that woke us go out first: Twisted writes
                 # them on the loop's next pass, and a timer runs after that pass's I/O.
                 await asyncio.sleep(AFTER_WRITES)
+                continue
             table_id, message = self._outbox.popleft()
             if self.layer_down:  # nothing reaches the others now; _recover brings everyone up to date
                 continue

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -165,17 +166,19 @@ class Snapshot:
     seating: int = 0
 
     def to_wake(self) -> str:
-        """This snapshot as JSON text, for a wake to carry to other processes.
+        """This snapshot as JSON text, for a wake to carry to other processes (made once: ``_wake``)."""
+        return self._wake
+
+    @cached_property  # frozen, but a cached property writes the instance's dict, not a field
+    def _wake(self) -> str:
+        """The text ``to_wake`` gives.
 
         Text, not a structure: the channel layer's msgpack cannot carry an
         integer wider than 64 bits, which a game's stored state may hold.
         Made once per snapshot: the hub makes it while the move commits
         (``fanout.Hub.prepare``), so the committing thread finds it ready.
         """
-        made = self.__dict__.get("_wake")
-        if made is not None:
-            return made
-        text = json.dumps(
+        return json.dumps(
             {
                 "table_id": self.table_id,
                 "version": self.version,
@@ -192,8 +195,6 @@ class Snapshot:
             },
             separators=(",", ":"),
         )
-        object.__setattr__(self, "_wake", text)  # frozen: a cache beside the fields, not a field
-        return text
 
 
 def build(table: Table, seats: list[Seat], live: set[int], match: tuple[int, int] | None = None) -> Snapshot:
