@@ -435,6 +435,7 @@ def print_row(r: dict) -> None:
 
 async def run(args: argparse.Namespace) -> list[dict]:
     """Set up the tables, then measure each requested rate in turn; return each rate's figures."""
+    cores_at_start = os.sched_getaffinity(0)
     base = args.url.rstrip("/")
     ws_base = base.replace("http", "ws", 1)
     t0 = time.perf_counter()
@@ -449,6 +450,10 @@ async def run(args: argparse.Namespace) -> list[dict]:
         f"server memory {rss_before} before, {memory_line(args.pid)} now",
         flush=True,
     )
+    if args.generator_core is not None:
+        # Seating is done, and the servers started before this: only the generator keeps to it.
+        os.sched_setaffinity(0, {args.generator_core})
+        print(f"this generator keeps to CPU {args.generator_core}", flush=True)
     stats = Stats()
     rng = random.Random(args.seed)
     runners = [
@@ -494,6 +499,8 @@ async def run(args: argparse.Namespace) -> list[dict]:
     for conns in tables:
         for conn in conns:
             await conn.close()
+    if args.generator_core is not None:  # the next run's servers must not inherit the pin
+        os.sched_setaffinity(0, cores_at_start)
     return results
 
 
@@ -663,6 +670,13 @@ def main() -> None:
         "as docs/deploy.md runs one Daphne per core",
     )
     parser.add_argument(
+        "--generator-core",
+        type=int,
+        metavar="N",
+        help="keep this load generator on CPU N while it measures (with --pin and one server: 1, the "
+        "core the server leaves, so a woken generator never preempts the server mid-write)",
+    )
+    parser.add_argument(
         "--split",
         choices=("table", "seat"),
         default="table",
@@ -721,6 +735,9 @@ def main() -> None:
     if args.processes != [1] and (args.url or args.redis_url == "none" or args.postgres_url == "sqlite"):
         parser.error("--processes 2 starts its own servers on PostgreSQL and Redis")
     args.rates = [float(r) for r in args.rates.split(",")]
+    cores = os.sched_getaffinity(0)
+    if args.generator_core is not None and args.generator_core not in cores:
+        parser.error(f"--generator-core takes one of this machine's CPUs: {sorted(cores)}")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     if args.url and args.profile == "yappi":
