@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
@@ -293,6 +294,24 @@ async def setup_tables(base: str, ws_base: str, args: argparse.Namespace) -> lis
     return await asyncio.gather(*(one(i) for i in range(args.tables)))
 
 
+@contextlib.contextmanager
+def generator_on(core: int | None) -> Iterator[None]:
+    """Keep this process on CPU ``core`` inside the block (``None``: leave it be), then as before.
+
+    Servers started later must not inherit the pin, so it ends with the block.
+    """
+    if core is None:
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {core})
+    print(f"this generator keeps to CPU {core}", flush=True)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
 def pin(pid: int, core: int) -> None:
     """Keep every thread of process ``pid`` on CPU ``core`` (threads it starts later inherit it)."""
     for task in Path(f"/proc/{pid}/task").iterdir():
@@ -435,7 +454,6 @@ def print_row(r: dict) -> None:
 
 async def run(args: argparse.Namespace) -> list[dict]:
     """Set up the tables, then measure each requested rate in turn; return each rate's figures."""
-    cores_at_start = os.sched_getaffinity(0)
     base = args.url.rstrip("/")
     ws_base = base.replace("http", "ws", 1)
     t0 = time.perf_counter()
@@ -450,10 +468,6 @@ async def run(args: argparse.Namespace) -> list[dict]:
         f"server memory {rss_before} before, {memory_line(args.pid)} now",
         flush=True,
     )
-    if args.generator_core is not None:
-        # Seating is done, and the servers started before this: only the generator keeps to it.
-        os.sched_setaffinity(0, {args.generator_core})
-        print(f"this generator keeps to CPU {args.generator_core}", flush=True)
     stats = Stats()
     rng = random.Random(args.seed)
     runners = [
@@ -499,8 +513,6 @@ async def run(args: argparse.Namespace) -> list[dict]:
     for conns in tables:
         for conn in conns:
             await conn.close()
-    if args.generator_core is not None:  # the next run's servers must not inherit the pin
-        os.sched_setaffinity(0, cores_at_start)
     return results
 
 
@@ -746,7 +758,8 @@ def main() -> None:
         host = urlparse(args.url).hostname or ""
         if not (host == "localhost" or host.startswith("127.") or host == "::1"):
             parser.error("load is only ever sent to a loopback address")
-        asyncio.run(run(args))
+        with generator_on(args.generator_core):
+            asyncio.run(run(args))
         return
     if args.repeat < 1:
         parser.error("--repeat takes a positive number of runs")
@@ -805,7 +818,8 @@ def serve_and_run(args: argparse.Namespace, processes: int) -> list[dict]:
                 pin(other.proc.pid, 1 % (os.cpu_count() or 1))
             print(f"started daphne pid {other.proc.pid} on {other.base} (log {other.log_path})", flush=True)
             args.other_base, args.other_ws, args.other_pids = other.base, other.ws_base, [other.proc.pid]
-        return asyncio.run(run(args))
+        with generator_on(args.generator_core):  # the servers are started: they keep their cores
+            return asyncio.run(run(args))
 
 
 if __name__ == "__main__":
