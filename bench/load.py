@@ -452,6 +452,14 @@ def print_row(r: dict) -> None:
         print(r["profile"], flush=True)
 
 
+def place(server: DaphneServer, core: int | None) -> None:
+    """Keep a started server on CPU ``core`` (``None``: let it float), and say which, with its figures."""
+    if core is not None:
+        pin(server.proc.pid, core)
+    where = "floating" if core is None else f"on CPU {core}"
+    print(f"started daphne pid {server.proc.pid} on {server.base}, {where} (log {server.log_path})")
+
+
 async def run(args: argparse.Namespace) -> list[dict]:
     """Set up the tables, then measure each requested rate in turn; return each rate's figures."""
     base = args.url.rstrip("/")
@@ -806,17 +814,13 @@ def serve_and_run(args: argparse.Namespace, processes: int) -> list[dict]:
         server.migrate()
         server.start()
         stack.callback(server.kill)
-        if args.pin:
-            pin(server.proc.pid, 0)
-        print(f"started daphne pid {server.proc.pid} on {server.base} (log {server.log_path})", flush=True)
+        place(server, 0 if args.pin else None)
         args.url, args.pid = server.base, server.proc.pid
         if processes > 1:
             other = DaphneServer(env)
             other.start()
             stack.callback(other.kill)
-            if args.pin:
-                pin(other.proc.pid, 1 % (os.cpu_count() or 1))
-            print(f"started daphne pid {other.proc.pid} on {other.base} (log {other.log_path})", flush=True)
+            place(other, 1 % (os.cpu_count() or 1) if args.pin else None)
             args.other_base, args.other_ws, args.other_pids = other.base, other.ws_base, [other.proc.pid]
         with generator_on(args.generator_core):  # the servers are started: they keep their cores
             return asyncio.run(run(args))
