@@ -3,7 +3,7 @@
 
 import { cardName, tableBack, tableCard } from "./cards.js";
 
-/** Element helper: h("div", {class: "x"}, child, "text"). */
+/** Element helper: h("div", {class: "x"}, child, "text"); children may come in nested arrays. */
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -14,7 +14,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
     else node.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }

@@ -25,6 +25,12 @@ def test_a_whole_game_against_bots(site_server, new_page, game):
     page = new_page()
     play_against_bots(page, site_server.url, "Ann", game, players, options)
     expect(page.locator(marker).first).to_be_visible()
+    # "How to play" ends with the game's words, each a term and its meaning (not "[object HTMLElement]").
+    terms = page.locator("#rules dl > dt")
+    expect(terms.first).to_be_attached()
+    assert terms.count() >= 4
+    assert page.locator("#rules dl > dd").count() == terms.count()
+    assert "[object" not in page.locator("#rules").inner_text()
 
     shot = {}
 
