@@ -18,7 +18,8 @@ from tests.ops.harness import RedisServer
 pytestmark = pytest.mark.redis
 
 
-async def _layers(url: str) -> tuple[RedisPubSubChannelLayer, RedisPubSubChannelLayer]:
+def _layers(url: str) -> tuple[RedisPubSubChannelLayer, RedisPubSubChannelLayer]:
+    """A listener and a sender on one Redis, sharing a prefix of their own."""
     prefix = f"test{uuid.uuid4().hex[:8]}"
     return (
         RedisPubSubChannelLayer(hosts=[url], prefix=prefix),
@@ -28,7 +29,7 @@ async def _layers(url: str) -> tuple[RedisPubSubChannelLayer, RedisPubSubChannel
 
 @pytest.fixture
 async def pair() -> AsyncIterator[tuple[RedisPubSubChannelLayer, RedisPubSubChannelLayer]]:
-    listener, sender = await _layers(REDIS_URL)
+    listener, sender = _layers(REDIS_URL)
     yield listener, sender
     await listener.flush()
     await sender.flush()
@@ -71,7 +72,7 @@ async def test_the_subscription_is_heard_again_after_redis_restarts() -> None:
     redis = RedisServer()
     redis.start()
     try:
-        listener, sender = await _layers(redis.url)
+        listener, sender = _layers(redis.url)
         channel = await listener.new_channel()
         await listener.group_add("table", channel)
         await sender.group_send("table", {"type": "wake", "version": 1})
