@@ -563,7 +563,8 @@ def count_queries(game_id: str, moves: int = 40, database_url: str | None = None
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from cardtable.tables import presence, services, state, turns
+    from cardtable.tables.authority import presence, services, state
+    from cardtable.tables.autoplay import turns
     from cardtable.tables.models import Player as PlayerRow
     from games import get_game
 

@@ -63,8 +63,8 @@ def make_guest(name: str) -> tuple[int, str]:
     """Create a guest player with a session; return its id and cookie header."""
     from django.contrib.sessions.backends.db import SessionStore
 
-    from cardtable.tables.identity import SESSION_KEY
     from cardtable.tables.models import Player
+    from cardtable.tables.players.identity import SESSION_KEY
 
     player = Player.objects.create(name=name)
     session = SessionStore()
@@ -105,7 +105,7 @@ async def play(moves: int, seed: int) -> tuple[list[float], float]:
     """Seat four guests, then time ``moves`` moves one at a time; return latencies and CPU seconds."""
     from channels.db import database_sync_to_async
 
-    from cardtable.tables import services
+    from cardtable.tables.authority import services
     from cardtable.tables.models import Player
 
     guests = [await database_sync_to_async(make_guest)(f"m{i}") for i in range(4)]

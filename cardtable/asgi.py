@@ -20,10 +20,10 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from cardtable.tables.bots import driver  # noqa: E402
+from cardtable.tables.autoplay.driver import driver  # noqa: E402
 from cardtable.tables.dbthreads import close_request_connections  # noqa: E402
-from cardtable.tables.origin import SameOriginValidator  # noqa: E402
-from cardtable.tables.routing import websocket_urlpatterns  # noqa: E402
+from cardtable.tables.live.origin import SameOriginValidator  # noqa: E402
+from cardtable.tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 # What is loaded by now (Django, the games, the routes: about 135,000 objects)
 # lives as long as the process. Frozen, a full collection no longer walks it; at
@@ -76,7 +76,7 @@ async def application(scope: dict, receive: Receive, send: Send) -> None:
 if "daphne.server" in sys.modules and "twisted.internet.reactor" in sys.modules:
     from twisted.internet import reactor
 
-    from cardtable.tables import shutdown
+    from cardtable.tables.live import shutdown
 
     reactor.callWhenRunning(driver.ensure_started)
     # After Twisted's own handlers (installed as the reactor starts): SIGTERM drains first.

@@ -137,8 +137,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": {
-                "core": "cardtable.tables.layers_redis.RedisChannelLayer",
-                "pubsub": "cardtable.tables.layers_redis.RedisPubSubChannelLayer",
+                "core": "cardtable.tables.live.layers_redis.RedisChannelLayer",
+                "pubsub": "cardtable.tables.live.layers_redis.RedisPubSubChannelLayer",
             }[REDIS_LAYER],
             "CONFIG": {
                 # redis-py 8 reads with a 5 s socket timeout by default, the same as
@@ -150,7 +150,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "cardtable.tables.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "cardtable.tables.live.layers.InMemoryChannelLayer"}}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -47,7 +47,7 @@ _checked: dict[str, bool] = {}
 @pytest.fixture(autouse=True)
 def fresh_rate_limits() -> None:
     """Each test starts with full rate-limit buckets: the in-process ones are keyed by address."""
-    from cardtable.tables.limits import reset_shared
+    from cardtable.tables.players.limits import reset_shared
 
     reset_shared()
 

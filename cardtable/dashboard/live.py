@@ -15,8 +15,8 @@ from django.db.models import Count, Max
 from django.db.models.functions import TruncDate, TruncMinute
 from django.utils import timezone
 
+from cardtable.tables.authority.state import seat_json
 from cardtable.tables.models import Connection, Match, MoveRecord, Seat, Table
-from cardtable.tables.state import seat_json
 from games import get_game
 
 

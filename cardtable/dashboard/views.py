@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from cardtable.dashboard import charts, designstats, live, stats
 from cardtable.dashboard.replay import replay_json as build_replay
-from cardtable.tables import staff
+from cardtable.tables.authority import staff
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, Table
 from cardtable.tables.replay import ReplayError, require_finished

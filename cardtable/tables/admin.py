@@ -1,7 +1,7 @@
 """The Django admin for the table app's records, for staff to see and steer the site.
 
 Records are read-only here: every change to a table goes through the table
-service (``cardtable.tables.staff``) from an action, so the one-transaction
+service (``cardtable.tables.authority.staff``) from an action, so the one-transaction
 rule, the version and the websocket pushes hold. Nothing hidden leaks while a
 game runs: the table's state is shown as a spectator sees it, and a running
 game's dealt hands and moves stay hidden until it ends.
@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from cardtable.tables import staff
+from cardtable.tables.authority import staff
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import (
     ChatMessage,

@@ -11,11 +11,13 @@ from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import get_token
 
-from cardtable.tables import lobby, names, ratelimit, services
+from cardtable.tables import lobby
+from cardtable.tables.authority import services
+from cardtable.tables.authority.state import table_summary
 from cardtable.tables.errors import TableError
-from cardtable.tables.identity import SESSION_KEY, player_for
 from cardtable.tables.models import Player, Table
-from cardtable.tables.state import table_summary
+from cardtable.tables.players import names, ratelimit
+from cardtable.tables.players.identity import SESSION_KEY, player_for
 from games import catalog
 
 STATUS = {

@@ -15,8 +15,9 @@ class TablesConfig(AppConfig):
 
         The transport and the services do not know the driver.
         """
-        from cardtable.tables import broadcast, clocks
-        from cardtable.tables.bots import driver
+        from cardtable.tables.authority import clocks
+        from cardtable.tables.autoplay.driver import driver
+        from cardtable.tables.live import broadcast
 
         broadcast.on_table_changed(driver.poke)
         clocks.on_deadline(driver.watch)

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from cardtable.tables import presence
+from cardtable.tables.authority import presence
 from cardtable.tables.models import Connection, Player, Table
 
 LISTED = 100

@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.redis]
 HIDDEN = "(message hidden by staff)"
 HIDE = """
 from cardtable.tables.models import ChatMessage
-from cardtable.tables.staff import hide_chat
+from cardtable.tables.authority.staff import hide_chat
 hide_chat(ChatMessage.objects.get(text={text!r}).pk)
 """
 

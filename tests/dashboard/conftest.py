@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from cardtable.tables import services
+from cardtable.tables.authority import services
 from cardtable.tables.models import MoveRecord, Player, Table
 from games import get_game
 from tests.server.helpers import short_options

@@ -10,7 +10,8 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.test import Client
 
-from cardtable.tables import broadcast, services, staff
+from cardtable.tables.authority import services, staff
+from cardtable.tables.live import broadcast
 from cardtable.tables.models import ChatMessage, Connection, HiddenChat, Match, Seat, Table
 from tests.dashboard.conftest import new_table, play
 

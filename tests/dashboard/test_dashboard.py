@@ -133,7 +133,7 @@ def test_game_statistics_from_played_games() -> None:
     rng = random.Random(11)
     play(table.pk, rng)
     for _ in range(2):
-        from cardtable.tables import services
+        from cardtable.tables.authority import services
 
         services.rematch(table.pk, Table.objects.get(pk=table.pk).host)
         play(table.pk, rng)

@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.test import Client
 from django.utils import timezone
 
-from cardtable.tables import presence
+from cardtable.tables.authority import presence
 from cardtable.tables.models import Table
 from tests.dashboard.conftest import new_table
 
@@ -39,7 +39,7 @@ def test_ending_from_the_dashboard_is_for_staff_by_post(plain_client: Client, st
 
 
 def test_tables_ended_as_abandoned_are_listed(staff_client: Client) -> None:
-    from cardtable.tables import ending
+    from cardtable.tables.autoplay import ending
 
     table = new_table("agram")
     Table.objects.filter(pk=table.pk).update(alone_since=timezone.now() - timedelta(hours=1))

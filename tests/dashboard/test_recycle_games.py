@@ -11,10 +11,10 @@ from django.test import Client
 import games.recycle
 from cardtable.dashboard import recycle_games
 from cardtable.dashboard.models import StoredGame
-from cardtable.tables import services
-from cardtable.tables.bots import play_pending
+from cardtable.tables.authority import services
+from cardtable.tables.authority.state import state_message
+from cardtable.tables.autoplay.driver import play_pending
 from cardtable.tables.models import MoveRecord, Player, Table
-from cardtable.tables.state import state_message
 from games import GAMES, get_game
 from games.recycle import library
 from tests.games.recycle.helpers import seed_post

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from cardtable.dashboard.replay import replay_json
-from cardtable.tables import staff
+from cardtable.tables.authority import staff
 from cardtable.tables.models import Match, MoveRecord
 from cardtable.tables.replay import ReplayError, walk
 from games import GAMES, get_game

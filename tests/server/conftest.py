@@ -13,10 +13,10 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connections
 
-from cardtable.tables import sockets
-from cardtable.tables.bots import driver
-from cardtable.tables.identity import SESSION_KEY
+from cardtable.tables.autoplay.driver import driver
+from cardtable.tables.live import sockets
 from cardtable.tables.models import Player
+from cardtable.tables.players.identity import SESSION_KEY
 
 
 @pytest.fixture(autouse=True)

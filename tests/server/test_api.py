@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client as HttpClient
 
-from cardtable.tables import presence, services
+from cardtable.tables.authority import presence, services
 from cardtable.tables.models import Player, Table
 from games import GAMES
 from tests.server.helpers import cards_in

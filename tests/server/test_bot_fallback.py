@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardtable.tables import turns
+from cardtable.tables.autoplay import turns
 from games import get_game
 
 

@@ -13,7 +13,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from cardtable.tables import bots, services, turns
+from cardtable.tables.authority import services
+from cardtable.tables.autoplay import driver as bots
+from cardtable.tables.autoplay import turns
 from cardtable.tables.models import Connection, Table
 from games import get_game
 from tests.server.conftest import make_player

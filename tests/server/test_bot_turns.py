@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
-from cardtable.tables import bots, broadcast, services
+from cardtable.tables.authority import services
+from cardtable.tables.autoplay import driver as bots
 from cardtable.tables.errors import TableError
+from cardtable.tables.live import broadcast
 from cardtable.tables.models import MoveRecord, Player, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)

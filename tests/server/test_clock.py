@@ -16,8 +16,9 @@ from django.db import connections
 from django.test import Client as HttpClient
 from django.utils import timezone
 
-from cardtable.tables import clocks, services, turns
-from cardtable.tables.bots import driver
+from cardtable.tables.authority import clocks, services
+from cardtable.tables.autoplay import turns
+from cardtable.tables.autoplay.driver import driver
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
 from games import get_game
 from tests.server.conftest import Client, make_player
@@ -76,7 +77,7 @@ def test_the_clock_is_chosen_at_creation_and_checked() -> None:
     ann, _ = make_player("Ann")
     client = HttpClient()
     session = client.session
-    from cardtable.tables.identity import SESSION_KEY
+    from cardtable.tables.players.identity import SESSION_KEY
 
     session[SESSION_KEY] = ann.pk
     session.save()

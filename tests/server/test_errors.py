@@ -7,7 +7,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from cardtable.tables import services
+from cardtable.tables.authority import services
 from cardtable.tables.models import ChatMessage, Table
 from games import get_game
 from tests.server.conftest import Client, make_player, new_player

@@ -11,7 +11,8 @@ from django.test import Client as HttpClient
 from django.utils import timezone
 
 from cardtable.dashboard import live, stats
-from cardtable.tables import ending, services
+from cardtable.tables.authority import services
+from cardtable.tables.autoplay import ending
 from cardtable.tables.models import Connection, Match, MoveRecord, Seat, Table
 from tests.server.conftest import Client, make_player, new_player
 from tests.server.test_errors import expect, playing_table
@@ -115,7 +116,7 @@ async def test_another_player_takes_over_a_left_seat_and_plays_on(settings) -> N
 
 async def test_a_bots_only_table_with_nobody_connected_pauses_until_someone_comes() -> None:
     table = await database_sync_to_async(bots_table)()
-    from cardtable.tables.bots import driver
+    from cardtable.tables.autoplay.driver import driver
 
     driver.poke(table.pk)  # nothing runs: the driver has no loop until someone connects
     watcher = await Client(table.pk).connect()  # a spectator: the bots play
@@ -166,7 +167,7 @@ def test_tables_alone_too_long_end_as_abandoned(settings) -> None:
 
 
 def test_a_table_with_someone_there_is_not_abandoned(settings) -> None:
-    from cardtable.tables import presence
+    from cardtable.tables.authority import presence
 
     table = bots_table()
     presence.join("chan-1", table.pk, None)

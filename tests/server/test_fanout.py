@@ -20,8 +20,9 @@ from channels.db import database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.db.models import F
 
-from cardtable.tables import broadcast, fanout, services, state
-from cardtable.tables.layers import InMemoryChannelLayer
+from cardtable.tables.authority import services, state
+from cardtable.tables.live import broadcast, fanout
+from cardtable.tables.live.layers import InMemoryChannelLayer
 from cardtable.tables.models import Table
 from tests.server.test_move_path import hearts_table, play_one, seated_clients
 
@@ -108,7 +109,7 @@ def remote(settings: Any) -> RemoteLayer:
 @pytest.fixture
 def in_memory(settings: Any) -> InMemoryChannelLayer:
     """The channel layer is the in-memory one for this test (also in the PostgreSQL + Redis run)."""
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "cardtable.tables.layers.InMemoryChannelLayer"}}
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "cardtable.tables.live.layers.InMemoryChannelLayer"}}
     layer = get_channel_layer()
     assert isinstance(layer, InMemoryChannelLayer)
     return layer

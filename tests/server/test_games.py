@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from cardtable.tables import services
+from cardtable.tables.authority import services
 from cardtable.tables.models import Match, Table
 from games import GAMES, get_game
 from tests.server.conftest import Client, new_player

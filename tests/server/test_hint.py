@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from cardtable.tables import services
+from cardtable.tables.authority import services
 from cardtable.tables.models import Table
 from tests.server.conftest import Client, make_player
 

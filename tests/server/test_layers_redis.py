@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.tables.layers_redis import RedisPubSubChannelLayer
+from cardtable.tables.live.layers_redis import RedisPubSubChannelLayer
 from tests.conftest import REDIS_URL
 from tests.ops.conftest import require_binary
 from tests.ops.harness import RedisServer

@@ -22,9 +22,10 @@ from channels.layers import get_channel_layer
 from django.db.models import F
 from django.utils import timezone
 
-from cardtable.tables import broadcast, consumers, fanout, presence, services, state
-from cardtable.tables.bots import driver
+from cardtable.tables.authority import presence, services, state
+from cardtable.tables.autoplay.driver import driver
 from cardtable.tables.errors import TableError
+from cardtable.tables.live import broadcast, consumers, fanout
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from games import get_game
 from tests.server.conftest import Client, make_player
@@ -191,7 +192,7 @@ def test_a_move_on_a_version_the_table_left_behind_writes_nothing() -> None:
 async def test_the_in_memory_layer_sweeps_expired_messages_at_most_once_a_second(monkeypatch) -> None:
     from channels import layers as channels_layers
 
-    from cardtable.tables.layers import InMemoryChannelLayer
+    from cardtable.tables.live.layers import InMemoryChannelLayer
 
     sweeps: list[float] = []
     original = channels_layers.InMemoryChannelLayer._clean_expired
@@ -326,7 +327,7 @@ async def test_bots_play_from_the_committed_snapshots_on_the_known_version(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """At a table of bots the driver reads the table once, then goes by the snapshots its moves commit."""
-    from cardtable.tables import bots
+    from cardtable.tables.autoplay import driver as bots
 
     def bot_table() -> Table:
         host, _ = make_player("Host")
@@ -373,7 +374,7 @@ async def test_bots_play_from_the_committed_snapshots_on_the_known_version(
 async def test_the_driver_does_not_look_after_a_move_at_a_table_of_people(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from cardtable.tables import bots
+    from cardtable.tables.autoplay import driver as bots
 
     table, people = await database_sync_to_async(hearts_table)()
     driver.ensure_started()

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client as HttpClient
 
-from cardtable.tables import services
+from cardtable.tables.authority import services
 from cardtable.tables.models import ChatMessage, Player, Table
 from tests.server.conftest import Client, make_player
 from tests.server.test_errors import expect, playing_table

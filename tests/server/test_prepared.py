@@ -11,7 +11,7 @@ from django.db import ProgrammingError
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.utils import ConnectionHandler
 
-from cardtable.tables.prepared import prepared_cursor
+from cardtable.tables.authority.prepared import prepared_cursor
 from tests.conftest import POSTGRES_URL
 
 pytestmark = pytest.mark.postgres

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from cardtable.tables import presence
+from cardtable.tables.authority import presence
 from cardtable.tables.models import Connection, Seat
 from tests.server.test_errors import playing_table
 

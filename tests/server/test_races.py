@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from cardtable.tables import services
+from cardtable.tables.authority import services
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import MoveRecord, Table
 from games import GAMES, get_game
@@ -156,7 +156,7 @@ def test_an_admin_move_goes_through_the_same_service_and_is_logged() -> None:
 
 def test_a_stand_in_move_computed_before_its_human_returned_is_dropped() -> None:
     """A return does not change the version, so the service itself refuses the late stand-in move."""
-    from cardtable.tables import presence
+    from cardtable.tables.authority import presence
     from cardtable.tables.models import Seat
 
     table, people = humans_table("agram", 2)

@@ -15,7 +15,8 @@ from channels.db import database_sync_to_async
 from django.test import Client as HttpClient
 from django.utils import timezone
 
-from cardtable.tables import lobby, services
+from cardtable.tables import lobby
+from cardtable.tables.authority import services
 from cardtable.tables.models import ChatMessage, Connection, Player, Table
 from tests.server.conftest import Client, make_player
 from tests.server.test_errors import playing_table
@@ -189,7 +190,7 @@ def test_waiting_tables_nobody_is_at_expire(settings) -> None:
     # Leaving a waiting table restarts its clock.
     Connection.objects.create(channel="w-2", table=fresh, player=ann, seen=timezone.now())
     Table.objects.filter(pk=fresh.pk).update(updated=old)
-    from cardtable.tables import presence
+    from cardtable.tables.authority import presence
 
     presence.leave("w-2")
     assert lobby.expire_idle() == 0 and Table.objects.filter(pk=fresh.pk).exists()

@@ -8,8 +8,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from cardtable.tables import broadcast, fanout, services, state
-from cardtable.tables.bots import driver
+from cardtable.tables.authority import services, state
+from cardtable.tables.autoplay.driver import driver
+from cardtable.tables.live import broadcast, fanout
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
 from cardtable.tables.replay import replay
 from games import get_game

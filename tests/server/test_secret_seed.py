@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 from django.test import Client as HttpClient
 
-from cardtable.tables import services
+from cardtable.tables.authority import services
 from cardtable.tables.models import Match, Player, Table
 from cardtable.tables.replay import replay
 from games import get_game

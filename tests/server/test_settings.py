@@ -77,7 +77,7 @@ def test_service_urls_switch_the_backends() -> None:
     loaded = json.loads(result.stdout)
     assert loaded["engine"] == "django.db.backends.postgresql"
     assert (
-        loaded["layer"] == "cardtable.tables.layers_redis.RedisPubSubChannelLayer"
+        loaded["layer"] == "cardtable.tables.live.layers_redis.RedisPubSubChannelLayer"
     )  # channels_redis pub/sub
     assert loaded["pause"] == 0 and loaded["grace"] == 5
 

@@ -11,7 +11,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from cardtable.tables import heartbeat, presence, services
+from cardtable.tables.authority import presence, services
+from cardtable.tables.live import heartbeat
 from cardtable.tables.models import Connection, Table
 from tests.server.conftest import make_player
 

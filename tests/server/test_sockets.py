@@ -12,8 +12,8 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from cardtable.tables import heartbeat, sockets
-from cardtable.tables.consumers import TableConsumer
+from cardtable.tables.live import heartbeat, sockets
+from cardtable.tables.live.consumers import TableConsumer
 from cardtable.tables.models import Connection, Seat
 from tests.server.conftest import OPEN, Client
 from tests.server.test_errors import playing_table

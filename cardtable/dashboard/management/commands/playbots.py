@@ -17,8 +17,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cardtable.dashboard.stats import summarize
-from cardtable.tables import services
-from cardtable.tables.bots import play_pending
+from cardtable.tables.authority import services
+from cardtable.tables.autoplay.driver import play_pending
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Player, Table
 from games import GAMES

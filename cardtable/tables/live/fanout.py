@@ -52,10 +52,10 @@ from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 
-from cardtable.tables import broadcast
-from cardtable.tables.broadcast import group_name, table_of
+from cardtable.tables.authority.state import Snapshot, from_wake, remember, snapshot
 from cardtable.tables.dbthreads import db_call
-from cardtable.tables.state import Snapshot, from_wake, remember, snapshot
+from cardtable.tables.live import broadcast
+from cardtable.tables.live.broadcast import group_name, table_of
 
 log = logging.getLogger(__name__)
 
@@ -369,7 +369,9 @@ class Hub:
         if snap is None:
             return
         if not own and snap.clock:  # another process's change: watch its deadline here too
-            from cardtable.tables.bots import driver  # the driver imports the services: import late
+            from cardtable.tables.autoplay.driver import (
+                driver,  # the driver imports the services: import late
+            )
 
             driver.arm(table_id, snap.deadline)
         for conn in list(self.local.get(table_id, ())):

@@ -68,7 +68,7 @@ async def drain(timeout: float | None = None) -> int:
     Returns how many sockets it closed.
     """
     global draining, _idle
-    from cardtable.tables.bots import driver
+    from cardtable.tables.autoplay.driver import driver
 
     draining = True
     timeout = settings.SHUTDOWN_GRACE if timeout is None else timeout

@@ -23,15 +23,17 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables import clocks, fanout, heartbeat, presence, ratelimit, services, shutdown, sockets
-from cardtable.tables.bots import driver
+from cardtable.tables.authority import clocks, presence, services
+from cardtable.tables.authority.state import Snapshot, message_for, snapshot
+from cardtable.tables.autoplay.driver import driver
+from cardtable.tables.autoplay.turns import choose
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
-from cardtable.tables.identity import player_from_scope
-from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
+from cardtable.tables.live import fanout, heartbeat, shutdown, sockets
 from cardtable.tables.models import Player, Table
-from cardtable.tables.state import Snapshot, message_for, snapshot
-from cardtable.tables.turns import choose
+from cardtable.tables.players import ratelimit
+from cardtable.tables.players.identity import player_from_scope
+from cardtable.tables.players.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
 
 log = logging.getLogger(__name__)
 

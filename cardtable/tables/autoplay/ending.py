@@ -17,10 +17,10 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from cardtable.tables import presence
+from cardtable.tables.authority import presence
+from cardtable.tables.authority.services import locked_table
+from cardtable.tables.authority.staff import close
 from cardtable.tables.models import Table
-from cardtable.tables.services import locked_table
-from cardtable.tables.staff import close
 
 
 def sweep() -> list[str]:

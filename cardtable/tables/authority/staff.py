@@ -13,10 +13,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from cardtable.tables import broadcast
+from cardtable.tables.authority.services import check_level, locked_table, save_changed, seat_at, seats_of
 from cardtable.tables.errors import TableError
+from cardtable.tables.live import broadcast
 from cardtable.tables.models import ChatMessage, HiddenChat, Match, Seat, Table
-from cardtable.tables.services import check_level, locked_table, save_changed, seat_at, seats_of
 
 HIDDEN_TEXT = "(message hidden by staff)"
 

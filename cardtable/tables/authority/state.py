@@ -22,8 +22,9 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Max
 
-from cardtable.tables import names, presence
+from cardtable.tables.authority import presence
 from cardtable.tables.models import Match, Seat, Table
+from cardtable.tables.players import names
 from games import get_game
 
 _STATES: OrderedDict[tuple[str, int], Any] = OrderedDict()

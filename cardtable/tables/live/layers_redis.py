@@ -12,7 +12,7 @@ from typing import Any
 
 from channels_redis import core, pubsub
 
-from cardtable.tables.layers import tagged
+from cardtable.tables.live.layers import tagged
 
 log = logging.getLogger(__name__)
 

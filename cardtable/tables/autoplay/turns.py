@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Max, Q
 
-from cardtable.tables import clocks, presence, services, state
+from cardtable.tables.authority import clocks, presence, services, state
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from games import get_game

@@ -21,9 +21,10 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from cardtable.tables import clocks, ending, presence, state, turns
+from cardtable.tables.authority import clocks, presence, state
+from cardtable.tables.autoplay import ending, turns
+from cardtable.tables.autoplay.turns import Job, choose, next_job, play_pending, take_turn, think_time
 from cardtable.tables.dbthreads import db_call
-from cardtable.tables.turns import Job, choose, next_job, play_pending, take_turn, think_time
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from cardtable.tables import presence
+from cardtable.tables.authority import presence
 from cardtable.tables.dbthreads import db_call
 
 log = logging.getLogger(__name__)
@@ -112,7 +112,7 @@ async def release(sock: Socket) -> None:
             await hook()
         except Exception:  # a lost channel layer must not keep the presence row
             log.warning("releasing %s: a hook failed", sock.channel, exc_info=True)
-    from cardtable.tables.bots import driver  # the driver imports the services; import late
+    from cardtable.tables.autoplay.driver import driver  # the driver imports the services; import late
 
     try:
         away = await db_call(presence.leave)(sock.channel)

@@ -21,8 +21,9 @@ import zlib
 
 from django.conf import settings
 
-from cardtable.tables import presence, sockets
+from cardtable.tables.authority import presence
 from cardtable.tables.dbthreads import db_call
+from cardtable.tables.live import sockets
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ async def beat_once(part: int = 0, parts: int = 1) -> None:
     ``part`` of ``parts``; with the last slice, start the grace of players whose rows expired
     unnoticed (``presence.sweep``). ``beat_once()`` refreshes every open socket at once.
     """
-    from cardtable.tables.bots import driver  # the driver imports the services; import late
+    from cardtable.tables.autoplay.driver import driver  # the driver imports the services; import late
 
     sockets.reap()
     channels = [c for c in sockets.open_channels() if parts == 1 or _slice_of(c, parts) == part]

@@ -19,10 +19,12 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from cardtable.tables import broadcast, clocks, names
-from cardtable.tables import state as state_builder
+from cardtable.tables.authority import clocks
+from cardtable.tables.authority import state as state_builder
 from cardtable.tables.errors import TableError
+from cardtable.tables.live import broadcast
 from cardtable.tables.models import Match, MoveRecord, Player, Seat, Table, new_seed
+from cardtable.tables.players import names
 from games import get_game
 from games.bots import LEVELS
 from games.engine import GameError
@@ -552,7 +554,9 @@ def _write_known(table_id: str, version: int, seating: int, state_json: Any, row
     update, insert = _known_sql(connection.vendor)
     try:
         if connection.vendor == "postgresql":
-            from cardtable.tables.prepared import prepared_cursor  # psycopg: loaded on PostgreSQL only
+            from cardtable.tables.authority.prepared import (
+                prepared_cursor,  # psycopg: loaded on PostgreSQL only
+            )
 
             # Outside a transaction, one statement in autocommit; inside one (tests, a
             # caller's atomic block) a savepoint, so a refusal leaves the transaction usable.

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from cardtable.tables import broadcast
+from cardtable.tables.live import broadcast
 from cardtable.tables.models import Connection, Seat, Table
 
 _BOOT = secrets.token_hex(4)  # tells this run of a process from an earlier one with the same pid

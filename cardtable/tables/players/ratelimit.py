@@ -14,8 +14,8 @@ from typing import Any
 from django.conf import settings
 
 from cardtable.tables.errors import TableError
-from cardtable.tables.limits import TokenBucket, shared_bucket
 from cardtable.tables.models import Player
+from cardtable.tables.players.limits import TokenBucket, shared_bucket
 
 
 class Allowance:

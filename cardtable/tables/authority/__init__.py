@@ -1,0 +1,1 @@
+"""The table's authority: every change to a table in one locked transaction, and what a seat may see."""
