@@ -563,7 +563,7 @@ def count_queries(game_id: str, moves: int = 40, database_url: str | None = None
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from cardtable.tables.authority import presence, services, state
+    from cardtable.tables.authority import moves, presence, seating, state
     from cardtable.tables.autoplay import turns
     from cardtable.tables.models import Player as PlayerRow
     from games import get_game
@@ -571,14 +571,14 @@ def count_queries(game_id: str, moves: int = 40, database_url: str | None = None
     call_command("migrate", verbosity=0)
     seats = get_game(game_id).info.default_players
     rows = [PlayerRow.objects.create(name=f"q{i}") for i in range(seats)]
-    people = services.create_table(rows[0], game_id, seats, None)
+    people = seating.create_table(rows[0], game_id, seats, None)
     for i, row in enumerate(rows):
-        services.sit(people.pk, row, i)
-    services.start(people.pk, rows[0])
-    robots = services.create_table(rows[0], game_id, seats, None, seated=False)
+        seating.sit(people.pk, row, i)
+    seating.start(people.pk, rows[0])
+    robots = seating.create_table(rows[0], game_id, seats, None, seated=False)
     for i in range(seats):
-        services.add_bot(robots.pk, rows[0], i, "random")
-    services.start(robots.pk, rows[0])
+        seating.add_bot(robots.pk, rows[0], i, "random")
+    seating.start(robots.pk, rows[0])
     rng = random.Random(1)
     keys = ("known", "bot", "locked", "here", "there", "sync", "driver", "driver_bot")
     counts: dict[str, list[int]] = {key: [] for key in keys}
@@ -605,11 +605,11 @@ def count_queries(game_id: str, moves: int = 40, database_url: str | None = None
         way = "locked" if n % 6 == 0 else "bot" if bots_move else "known"
         with CaptureQueriesContext(connection) as applied:
             if way == "locked":
-                services.apply_move(table_id, move, snap.version, seat=seat, by="admin")
+                moves.apply_move(table_id, move, snap.version, seat=seat, by="admin")
             elif bots_move:
-                services.apply_move(table_id, move, snap.version, seat=seat, by="bot")
+                moves.apply_move(table_id, move, snap.version, seat=seat, by="bot")
             else:
-                services.apply_move(table_id, move, snap.version, player=rows[seat])
+                moves.apply_move(table_id, move, snap.version, player=rows[seat])
         counts[way].append(len(applied))
         with CaptureQueriesContext(connection) as here:
             new = state.latest(table_id)  # what this process's connections are given (state.announce)

@@ -105,17 +105,17 @@ async def play(moves: int, seed: int) -> tuple[list[float], float]:
     """Seat four guests, then time ``moves`` moves one at a time; return latencies and CPU seconds."""
     from channels.db import database_sync_to_async
 
-    from cardtable.tables.authority import services
+    from cardtable.tables.authority import seating
     from cardtable.tables.models import Player
 
     guests = [await database_sync_to_async(make_guest)(f"m{i}") for i in range(4)]
 
     def new_table() -> str:
         rows = [Player.objects.get(pk=pk) for pk, _ in guests]
-        table = services.create_table(rows[0], "hearts", 4, None)
+        table = seating.create_table(rows[0], "hearts", 4, None)
         for i, row in enumerate(rows):
-            services.sit(table.pk, row, i)
-        services.start(table.pk, rows[0])
+            seating.sit(table.pk, row, i)
+        seating.start(table.pk, rows[0])
         return table.pk
 
     rng = random.Random(seed)

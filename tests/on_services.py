@@ -31,7 +31,7 @@ from tests.conftest import POSTGRES_URL, REDIS_URL, reachable
 
 
 def main(args: list[str]) -> int:
-    """Run ``pytest args`` against the services; return its exit code (1 if a required service is down)."""
+    """Run ``pytest args`` against the authority; return its exit code (1 if a required service is down)."""
     down = [
         f"{name} at {url}"
         for name, url, port in (("PostgreSQL", POSTGRES_URL, 5432), ("Redis", REDIS_URL, 6379))

@@ -159,7 +159,7 @@ class TableAdmin(ReadOnly, admin.ModelAdmin):
     ordering = ("-updated",)
     readonly_fields = ("id", "game", "players", "options", "host", "status", "version", "game_number")
     readonly_fields += ("created", "updated", "public_view", "links")
-    exclude = ("state", "seating")  # seating: an internal counter (services._apply_on_known)
+    exclude = ("state", "seating")  # seating: an internal counter (known.apply_on_known)
     inlines = [SeatInline, MatchInline]
     actions = ["end_tables"]
 

@@ -1,4 +1,4 @@
-"""The JSON HTTP API (PROTOCOL.md "Identity" and "Tables"); thin views over the services."""
+"""The JSON HTTP API (PROTOCOL.md "Identity" and "Tables"); thin views over the authority."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import get_token
 
 from cardtable.tables import lobby
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.authority.state import table_summary
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Player, Table
@@ -142,7 +142,7 @@ def tables(request: HttpRequest) -> JsonResponse:
                 "rate_limited",
                 f"you host {settings.OPEN_TABLES_PER_PLAYER} open tables already; finish or leave one first",
             )
-    table = services.create_table(
+    table = seating.create_table(
         player, data.get("game"), data.get("players"), data.get("options"), data.get("clock")
     )
     made.spend()  # only a table made spends the allowance

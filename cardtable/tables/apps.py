@@ -13,7 +13,7 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         """Subscribe the bot driver to table changes and turn-clock deadlines.
 
-        The transport and the services do not know the driver.
+        The transport and the authority do not know the driver.
         """
         from cardtable.tables.authority import clocks
         from cardtable.tables.autoplay.driver import driver

@@ -1,7 +1,7 @@
 """The protocol's error codes, in PROTOCOL.md's order of precedence.
 
 Where several errors apply to one message, the one earliest in ``CODES`` is sent.
-The checks in the consumer and the services run in this order, so the first one
+The checks in the consumer and the authority run in this order, so the first one
 that fails is the one reported. ``wrong_status`` and ``seats_empty`` are this
 project's additions (docs/protocol.md).
 """

@@ -97,7 +97,7 @@ class Table(models.Model):
     # Who plays the seats changes without a new version when a stand-in takes a
     # seat or gives it back (presence): this counts those changes, in the same
     # transaction, so a move guarded on (version, seating) knows exactly who
-    # plays each seat (services._apply_on_known, the bot driver's look).
+    # plays each seat (known.apply_on_known, the bot driver's look).
     seating = models.PositiveIntegerField(default=0)
     game_number = models.PositiveIntegerField(default=0)
     # The turn clock: seconds per turn (0: none), and the time by which the

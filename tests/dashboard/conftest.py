@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.models import MoveRecord, Player, Table
 from games import get_game
 from tests.server.helpers import short_options
@@ -36,15 +36,15 @@ def plain_client(db: Any) -> Client:
 def new_table(game_id: str, humans: int = 0, level: str = "random", start: bool = True) -> Table:
     """A table of ``game_id`` (shortest options) with ``humans`` guest players first, bots after."""
     host = Player.objects.create(name="Host")
-    table = services.create_table(host, game_id, None, short_options(game_id), seated=humans > 0)
+    table = seating.create_table(host, game_id, None, short_options(game_id), seated=humans > 0)
     for index in range(table.players):
         if index < humans:
             player = host if index == 0 else Player.objects.create(name=f"P{index}")
-            services.sit(table.pk, player, index)
+            seating.sit(table.pk, player, index)
         else:
-            services.add_bot(table.pk, host, index, level)
+            seating.add_bot(table.pk, host, index, level)
     if start:
-        services.start(table.pk, host)
+        seating.start(table.pk, host)
     return Table.objects.get(pk=table.pk)
 
 
@@ -61,7 +61,7 @@ def play(table_id: str, rng: random.Random, moves: int | None = None) -> dict[in
         state = game.from_json(table.state)
         seat = game.to_act(state)[0]
         move = rng.choice(game.legal_moves(state, seat))
-        services.apply_move(table_id, move, table.version, seat=seat, by=MoveRecord.BOT)
+        moves.apply_move(table_id, move, table.version, seat=seat, by=MoveRecord.BOT)
         table = Table.objects.get(pk=table_id)
         states[table.version] = table.state
         made += 1

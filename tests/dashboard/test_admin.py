@@ -10,7 +10,8 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.test import Client
 
-from cardtable.tables.authority import services, staff
+from cardtable.tables.authority import seating, staff
+from cardtable.tables.errors import TableError
 from cardtable.tables.live import broadcast
 from cardtable.tables.models import ChatMessage, Connection, HiddenChat, Match, Seat, Table
 from tests.dashboard.conftest import new_table, play
@@ -32,7 +33,7 @@ CHANGELISTS = [
 
 @pytest.fixture
 def wakes(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
-    """Record every wake and chat push the services send after commit."""
+    """Record every wake and chat push the authority send after commit."""
     sent: list[tuple] = []
     monkeypatch.setattr(broadcast, "table_changed", lambda t, v: sent.append(("changed", t, v)))
     monkeypatch.setattr(broadcast, "chat", lambda t, m: sent.append(("chat", t, m)))
@@ -129,8 +130,8 @@ def test_end_tables_action(
     assert LogEntry.objects.filter(object_id=playing.pk, change_message="Ended").exists()
     # Nobody can start a rematch at an ended table, and ending it again is refused.
     host = Seat.objects.get(table=playing, index=0).player
-    with pytest.raises(services.TableError):
-        services.rematch(playing.pk, host)
+    with pytest.raises(TableError):
+        seating.rematch(playing.pk, host)
     version = Table.objects.get(pk=playing.pk).version
     response = act(staff_client, "tables/table", "end_tables", [playing.pk])
     assert "already been ended" in response.content.decode()
@@ -152,7 +153,7 @@ def test_put_bot_replaces_a_player_mid_game(
     assert Table.objects.get(pk=table.pk).version == version + 1
     assert ("changed", table.pk, version + 1) in wakes
     # A bad level changes nothing.
-    with pytest.raises(services.TableError):
+    with pytest.raises(TableError):
         staff.put_bot(table.pk, 1, "genius")
     assert Table.objects.get(pk=table.pk).version == version + 1
 

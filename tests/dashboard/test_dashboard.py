@@ -133,9 +133,9 @@ def test_game_statistics_from_played_games() -> None:
     rng = random.Random(11)
     play(table.pk, rng)
     for _ in range(2):
-        from cardtable.tables.authority import services
+        from cardtable.tables.authority import seating
 
-        services.rematch(table.pk, Table.objects.get(pk=table.pk).host)
+        seating.rematch(table.pk, Table.objects.get(pk=table.pk).host)
         play(table.pk, rng)
     assert stats.summarize_pending() == 3 and stats.pending_count() == 0
     matches = list(Match.objects.filter(table=table))

@@ -11,7 +11,7 @@ from django.test import Client
 import games.recycle
 from cardtable.dashboard import recycle_games
 from cardtable.dashboard.models import StoredGame
-from cardtable.tables.authority import services
+from cardtable.tables.authority import moves, seating
 from cardtable.tables.authority.state import state_message
 from cardtable.tables.autoplay.driver import play_pending
 from cardtable.tables.models import MoveRecord, Player, Table
@@ -115,11 +115,11 @@ def test_tables_play_a_stored_game_with_bots_without_recompiling(
 
     monkeypatch.setattr(games.recycle.game.RecycleGame, "__init__", counting)
     host = Player.objects.create(name="Host")
-    table = services.create_table(host, "recycle_table_agram", None, None)
-    services.sit(table.pk, host, 0)
+    table = seating.create_table(host, "recycle_table_agram", None, None)
+    seating.sit(table.pk, host, 0)
     for seat in (1, 2, 3):
-        services.add_bot(table.pk, host, seat, "random")
-    services.start(table.pk, host)
+        seating.add_bot(table.pk, host, seat, "random")
+    seating.start(table.pk, host)
     message = state_message(table.pk, host.pk)
     view = message["view"]
     # The host sees its own six cards and only the sizes of the others' hands.
@@ -129,7 +129,7 @@ def test_tables_play_a_stored_game_with_bots_without_recompiling(
     while Table.objects.get(pk=table.pk).status == Table.PLAYING:
         message = state_message(table.pk, host.pk)
         if message["to_act"] == [0]:
-            services.apply_move(table.pk, message["legal_moves"][0], message["version"], player=host)
+            moves.apply_move(table.pk, message["legal_moves"][0], message["version"], player=host)
         play_pending(table.pk)
     assert len(compiled) == 1  # compiled once, then every move used the cached game
     assert MoveRecord.objects.filter(match__table=table).count() == 24

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client as HttpClient
 
-from cardtable.tables.authority import presence, services
+from cardtable.tables.authority import presence, seating
 from cardtable.tables.models import Player, Table
 from games import GAMES
 from tests.server.helpers import cards_in
@@ -132,12 +132,12 @@ def test_creating_a_table_needs_a_player_and_valid_options() -> None:
 
 def test_tables_are_listed_and_summarised_without_hidden_cards() -> None:
     ann = Player.objects.create(name="Ann")
-    waiting = services.create_table(ann, "agram", 2, {})
-    playing = services.create_table(ann, "agram", 2, {})
-    services.sit(playing.pk, ann, 0)
-    services.add_bot(playing.pk, ann, 1, "random")
-    services.start(playing.pk, ann)
-    nobody = services.create_table(ann, "agram", 2, {})
+    waiting = seating.create_table(ann, "agram", 2, {})
+    playing = seating.create_table(ann, "agram", 2, {})
+    seating.sit(playing.pk, ann, 0)
+    seating.add_bot(playing.pk, ann, 1, "random")
+    seating.start(playing.pk, ann)
+    nobody = seating.create_table(ann, "agram", 2, {})
     # The lobby lists tables someone is at: a live connection each (the third has none).
     for table in (waiting, playing):
         presence.join(f"chan-{table.pk}", table.pk, None)

@@ -13,7 +13,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.autoplay import driver as bots
 from cardtable.tables.autoplay import turns
 from cardtable.tables.models import Connection, Table
@@ -26,10 +26,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def bot_table() -> tuple[str, int]:
     """A two-seat Agram table: two hard bots, started; return its id and Ann's (the host's) id."""
     ann, _ = make_player("Ann")
-    table = services.create_table(ann, "agram", 2, {}, seated=False)
+    table = seating.create_table(ann, "agram", 2, {}, seated=False)
     for seat in range(2):
-        services.add_bot(table.pk, ann, seat, "hard")
-    services.start(table.pk, ann)
+        seating.add_bot(table.pk, ann, seat, "hard")
+    seating.start(table.pk, ann)
     return table.pk, ann.pk
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.autoplay import driver as bots
 from cardtable.tables.errors import TableError
 from cardtable.tables.live import broadcast
@@ -18,10 +18,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _bot_table(game: str = "agram") -> Table:
     host = Player.objects.create(name="Host")
-    table = services.create_table(host, game, 2, {}, seated=False)
+    table = seating.create_table(host, game, 2, {}, seated=False)
     for seat in range(2):
-        services.add_bot(table.pk, host, seat, "random")
-    services.start(table.pk, host)
+        seating.add_bot(table.pk, host, seat, "random")
+    seating.start(table.pk, host)
     return Table.objects.get(pk=table.pk)
 
 

@@ -16,7 +16,7 @@ from django.db import connections
 from django.test import Client as HttpClient
 from django.utils import timezone
 
-from cardtable.tables.authority import clocks, services
+from cardtable.tables.authority import clocks, moves, seating
 from cardtable.tables.autoplay import turns
 from cardtable.tables.autoplay.driver import driver
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
@@ -45,15 +45,15 @@ def clocked_table(clock: int = 5, bot: bool = False, game: str = "agram") -> tup
     """A started table with a clock: Ann (host) in seat 0, Bob (or a bot) in seat 1."""
     ann, bob = make_player("Ann"), make_player("Bob")
     count = 2 if game == "agram" else 4
-    table = services.create_table(ann[0], game, count, {}, clock)
-    services.sit(table.pk, ann[0], 0)
+    table = seating.create_table(ann[0], game, count, {}, clock)
+    seating.sit(table.pk, ann[0], 0)
     if bot:
-        services.add_bot(table.pk, ann[0], 1, "random")
+        seating.add_bot(table.pk, ann[0], 1, "random")
     else:
-        services.sit(table.pk, bob[0], 1)
+        seating.sit(table.pk, bob[0], 1)
     for index in range(2, count):
-        services.add_bot(table.pk, ann[0], index, "random")
-    services.start(table.pk, ann[0])
+        seating.add_bot(table.pk, ann[0], index, "random")
+    seating.start(table.pk, ann[0])
     return Table.objects.get(pk=table.pk), [ann, bob]
 
 
@@ -178,12 +178,12 @@ def test_a_player_away_after_timeouts_has_the_seat_back_by_moving() -> None:
         current = Table.objects.get(pk=table.pk)
         game = get_game(current.game)
         move = game.legal_moves(game.from_json(current.state), 1)[0]
-        services.apply_move(table.pk, move, current.version, seat=1, by=MoveRecord.BOT)
+        moves.apply_move(table.pk, move, current.version, seat=1, by=MoveRecord.BOT)
     Seat.objects.filter(table=table, index=0).update(stand_in=True, timeouts=2)  # two timeouts made her away
     current = Table.objects.get(pk=table.pk)
     game = get_game(current.game)
     move = game.legal_moves(game.from_json(current.state), 0)[0]
-    services.apply_move(table.pk, move, current.version, player=ann)
+    moves.apply_move(table.pk, move, current.version, player=ann)
     seat = Seat.objects.get(table=table, index=0)
     assert not seat.stand_in and seat.timeouts == 0
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.models import ChatMessage, Table
 from games import get_game
 from tests.server.conftest import Client, make_player, new_player
@@ -26,13 +26,13 @@ def snapshot(table_id: str) -> tuple:
 def playing_table(bot: bool = False) -> tuple[Table, list]:
     """An Agram table for two, started: Ann (host) in seat 0, Bob (or a bot) in seat 1."""
     ann, bob = make_player("Ann"), make_player("Bob")
-    table = services.create_table(ann[0], "agram", 2, {})
-    services.sit(table.pk, ann[0], 0)
+    table = seating.create_table(ann[0], "agram", 2, {})
+    seating.sit(table.pk, ann[0], 0)
     if bot:
-        services.add_bot(table.pk, ann[0], 1, "random")
+        seating.add_bot(table.pk, ann[0], 1, "random")
     else:
-        services.sit(table.pk, bob[0], 1)
-    services.start(table.pk, ann[0])
+        seating.sit(table.pk, bob[0], 1)
+    seating.start(table.pk, ann[0])
     return Table.objects.get(pk=table.pk), [ann, bob]
 
 
@@ -165,7 +165,7 @@ async def test_spectators_may_only_watch() -> None:
 async def test_seating_errors_in_order() -> None:
     ann, ann_cookie = await new_player("Ann")
     _bob, bob_cookie = await new_player("Bob")
-    table = await database_sync_to_async(services.create_table)(ann, "agram", 3, {})
+    table = await database_sync_to_async(seating.create_table)(ann, "agram", 3, {})
     a = await Client(table.pk, ann_cookie).connect()
     b = await Client(table.pk, bob_cookie).connect()
     # The creator sits at seat 0 on creation; sitting there again is answered with a new state.
@@ -271,7 +271,7 @@ def logged_in_cookie() -> str:
 async def test_a_logged_in_user_sits_and_chats_over_the_websocket() -> None:
     cookie = await database_sync_to_async(logged_in_cookie)()
     ann, _ = await new_player("Ann")
-    table = await database_sync_to_async(services.create_table)(ann, "agram", 2, {})
+    table = await database_sync_to_async(seating.create_table)(ann, "agram", 2, {})
     dora = await Client(table.pk, cookie).connect()
     await dora.send({"type": "sit", "seat": 1})
     state = await dora.until(lambda m: m["type"] == "state" and m["you"]["seat"] == 1)

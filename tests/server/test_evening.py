@@ -11,7 +11,7 @@ from django.test import Client as HttpClient
 from django.utils import timezone
 
 from cardtable.dashboard import live, stats
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.autoplay import ending
 from cardtable.tables.models import Connection, Match, MoveRecord, Seat, Table
 from tests.server.conftest import Client, make_player, new_player
@@ -23,10 +23,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def bots_table(game: str = "agram") -> Table:
     """A table of bots only, started by a host who then goes (nobody is connected)."""
     host = make_player("Host")[0]
-    table = services.create_table(host, game, 2, {}, seated=False)
+    table = seating.create_table(host, game, 2, {}, seated=False)
     for index in range(2):
-        services.add_bot(table.pk, host, index, "random")
-    services.start(table.pk, host)
+        seating.add_bot(table.pk, host, index, "random")
+    seating.start(table.pk, host)
     return Table.objects.get(pk=table.pk)
 
 
@@ -73,8 +73,8 @@ async def test_leaving_a_running_game_hands_the_seat_to_a_bot_and_records_it() -
 
 async def test_leave_before_the_game_is_stand_and_errors_change_nothing() -> None:
     ann, ann_cookie = await new_player("Ann")
-    table = await database_sync_to_async(services.create_table)(ann, "agram", 2, {})
-    await database_sync_to_async(services.sit)(table.pk, ann, 0)
+    table = await database_sync_to_async(seating.create_table)(ann, "agram", 2, {})
+    await database_sync_to_async(seating.sit)(table.pk, ann, 0)
     client = await Client(table.pk, ann_cookie).connect()
     await client.quiet()
     await client.send({"type": "leave"})

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.models import Match, Table
 from games import GAMES, get_game
 from tests.server.conftest import Client, new_player
@@ -61,7 +61,7 @@ async def test_whole_game_over_websockets(game_id: str, settings: Any) -> None:
     seats = game.info.default_players
     humans = max(1, seats - 1)
     players = [await new_player(f"P{i}") for i in range(humans)]
-    table = await database_sync_to_async(services.create_table)(
+    table = await database_sync_to_async(seating.create_table)(
         players[0][0], game_id, seats, short_options(game_id)
     )
     clients = [await Client(table.pk, cookie).connect() for _, cookie in players]

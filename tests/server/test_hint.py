@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.models import Table
 from tests.server.conftest import Client, make_player
 
@@ -15,9 +15,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def two_humans_table() -> tuple[Table, list]:
     """An Agram table for two humans, started: Ann (host, seat 0) and Bob (seat 1)."""
     ann, bob = make_player("Ann"), make_player("Bob")
-    table = services.create_table(ann[0], "agram", 2, {})
-    services.sit(table.pk, bob[0], 1)
-    services.start(table.pk, ann[0])
+    table = seating.create_table(ann[0], "agram", 2, {})
+    seating.sit(table.pk, bob[0], 1)
+    seating.start(table.pk, ann[0])
     return Table.objects.get(pk=table.pk), [ann, bob]
 
 

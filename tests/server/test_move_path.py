@@ -22,7 +22,8 @@ from channels.layers import get_channel_layer
 from django.db.models import F
 from django.utils import timezone
 
-from cardtable.tables.authority import presence, services, state
+from cardtable.tables.authority import known as known_move
+from cardtable.tables.authority import moves, presence, seating, state
 from cardtable.tables.autoplay.driver import driver
 from cardtable.tables.errors import TableError
 from cardtable.tables.live import broadcast, consumers, fanout
@@ -36,10 +37,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def hearts_table() -> tuple[Table, list]:
     """A started four-seat Hearts table of humans, with their session cookies."""
     people = [make_player(f"P{i}") for i in range(4)]
-    table = services.create_table(people[0][0], "hearts", 4, None)
+    table = seating.create_table(people[0][0], "hearts", 4, None)
     for index, (player, _) in enumerate(people):
-        services.sit(table.pk, player, index)
-    services.start(table.pk, people[0][0])
+        seating.sit(table.pk, player, index)
+    seating.start(table.pk, people[0][0])
     return Table.objects.get(pk=table.pk), people
 
 
@@ -96,7 +97,7 @@ async def test_a_known_move_s_frames_are_built_while_it_commits_and_sent_only_af
     await play_one(clients)  # the locked way: from now on this process knows the version
     built: list[int] = []
     at_write: list[tuple[bool, int]] = []
-    real_frame_for, real_write = consumers.TableConsumer.frame_for, services._write_known
+    real_frame_for, real_write = consumers.TableConsumer.frame_for, known_move._write_known
 
     def counted_frame_for(self: consumers.TableConsumer, snap: state.Snapshot) -> str:
         built.append(snap.version)
@@ -110,7 +111,7 @@ async def test_a_known_move_s_frames_are_built_while_it_commits_and_sent_only_af
         return real_write(*args)
 
     monkeypatch.setattr(consumers.TableConsumer, "frame_for", counted_frame_for)
-    monkeypatch.setattr(services, "_write_known", slow_write)
+    monkeypatch.setattr(known_move, "_write_known", slow_write)
     version, _ = await play_one(clients)
     assert at_write == [(True, 0)]  # built during the write, and nothing sent before the commit
     assert built == [version + 1] * 4  # once per seat, by the hub
@@ -172,7 +173,7 @@ def test_a_move_on_a_version_the_table_left_behind_writes_nothing() -> None:
     game_state = state.message_for(snap, None)
     seat = game_state["to_act"][0]
     move = state.message_for(snap, people[seat][0].pk)["legal_moves"][0]
-    services.apply_move(table.pk, move, snap.version, player=people[seat][0])
+    moves.apply_move(table.pk, move, snap.version, player=people[seat][0])
     known = state.latest(table.pk)
     assert known is not None and known.match is not None and known.version == snap.version + 1
     # Another process changes the table and its wake never arrives here.
@@ -182,7 +183,7 @@ def test_a_move_on_a_version_the_table_left_behind_writes_nothing() -> None:
     mover = next(i for i in state.message_for(known, None)["to_act"])
     legal = state.message_for(known, people[mover][0].pk)["legal_moves"]
     with pytest.raises(TableError) as refused:
-        services.apply_move(table.pk, legal[0], known.version, player=people[mover][0])
+        moves.apply_move(table.pk, legal[0], known.version, player=people[mover][0])
     assert refused.value.code == "stale_version"
     after = Table.objects.get(pk=table.pk)
     assert (after.version, after.state) == (before.version, before.state)
@@ -233,7 +234,7 @@ def test_the_known_move_writes_its_json_as_the_orm_would_and_reads_back_the_same
     events = [{"type": "pass", "seat": 1, "cards": ["2C"]}]
     before = timezone.now()
     row = (match.pk, 1, 1, move, MoveRecord.HUMAN, table.version + 1, (1, 2), events)
-    assert services._write_known(table.pk, table.version, table.seating, state_json, row)
+    assert known_move._write_known(table.pk, table.version, table.seating, state_json, row)
     after = Table.objects.get(pk=table.pk)
     assert after.state == state_json and after.version == table.version + 1 and after.updated >= before
     logged = MoveRecord.objects.get(match=match, seq=1)
@@ -248,11 +249,11 @@ def test_the_known_move_writes_both_rows_or_neither() -> None:
     row = (match.pk, 1, 1, {"cards": []}, MoveRecord.HUMAN, table.version + 1, [1], [])
     MoveRecord.objects.create(match=match, seq=1, seat=0, move={}, version=table.version, to_act=[0])
     # The log already holds move 1: the INSERT fails, so the guarded UPDATE must not stand either.
-    assert not services._write_known(table.pk, table.version, table.seating, {"x": 1}, row)
+    assert not known_move._write_known(table.pk, table.version, table.seating, {"x": 1}, row)
     # A stand-in's change since the snapshot (seating), or another version: the guard writes nothing.
     row = (match.pk, 2, 1, {"cards": []}, MoveRecord.HUMAN, table.version + 1, [1], [])
-    assert not services._write_known(table.pk, table.version, table.seating + 1, {"x": 1}, row)
-    assert not services._write_known(table.pk, table.version - 1, table.seating, {"x": 1}, row)
+    assert not known_move._write_known(table.pk, table.version, table.seating + 1, {"x": 1}, row)
+    assert not known_move._write_known(table.pk, table.version - 1, table.seating, {"x": 1}, row)
     after = Table.objects.get(pk=table.pk)
     assert (after.version, after.state) == (table.version, table.state)
     assert list(MoveRecord.objects.values_list("seq", flat=True)) == [1]
@@ -275,7 +276,7 @@ async def test_a_stand_in_set_behind_the_process_s_back_still_plays_the_turn_a_k
     snap = await database_sync_to_async(state.snapshot)(table.pk)
     assert sorted(state.message_for(snap, None)["to_act"]) == [0, 1, 2, 3]  # the pass: everyone acts
     first = state.message_for(snap, people[0][0].pk)["legal_moves"][0]
-    await database_sync_to_async(services.apply_move)(table.pk, first, snap.version, player=people[0][0])
+    await database_sync_to_async(moves.apply_move)(table.pk, first, snap.version, player=people[0][0])
     known = state.latest(table.pk)
     assert known is not None and known.match is not None and 3 in state.message_for(known, None)["to_act"]
 
@@ -288,7 +289,7 @@ async def test_a_stand_in_set_behind_the_process_s_back_still_plays_the_turn_a_k
     assert await database_sync_to_async(stand_in_elsewhere)()
     assert state.latest(table.pk) is known and not known.table["seats"][3]["stand_in"]
     second = state.message_for(known, people[1][0].pk)["legal_moves"][0]
-    await database_sync_to_async(services.apply_move)(table.pk, second, known.version, player=people[1][0])
+    await database_sync_to_async(moves.apply_move)(table.pk, second, known.version, player=people[1][0])
 
     def stood_in() -> bool:
         return MoveRecord.objects.filter(match__table=table, seat=3, by=MoveRecord.STAND_IN).exists()
@@ -306,7 +307,7 @@ def test_a_stand_in_s_move_on_the_known_version_is_dropped_once_its_human_is_bac
     assert presence.grace_expired(table.pk, 2)
     known = state.snapshot(table.pk)  # this process knows the stand-in plays seat 2
     first = state.message_for(known, people[0][0].pk)["legal_moves"][0]
-    services.apply_move(table.pk, first, known.version, player=people[0][0])  # the locked way: a read before
+    moves.apply_move(table.pk, first, known.version, player=people[0][0])  # the locked way: a read before
     known = state.latest(table.pk)
     assert known is not None and known.match is not None and known.table["seats"][2]["stand_in"]
     game = get_game("hearts")
@@ -317,7 +318,7 @@ def test_a_stand_in_s_move_on_the_known_version_is_dropped_once_its_human_is_bac
         presence.join("back!1", table.pk, people[2][0].pk)
     logged = MoveRecord.objects.count()
     with pytest.raises(TableError) as refused:
-        services.apply_move(table.pk, move, known.version, seat=2, by=MoveRecord.STAND_IN)
+        moves.apply_move(table.pk, move, known.version, seat=2, by=MoveRecord.STAND_IN)
     assert refused.value.code == "not_your_turn"
     assert MoveRecord.objects.count() == logged
     assert Table.objects.get(pk=table.pk).version == known.version
@@ -331,24 +332,24 @@ async def test_bots_play_from_the_committed_snapshots_on_the_known_version(
 
     def bot_table() -> Table:
         host, _ = make_player("Host")
-        table = services.create_table(host, "hearts", 4, None, seated=False)
+        table = seating.create_table(host, "hearts", 4, None, seated=False)
         for index in range(4):
-            services.add_bot(table.pk, host, index, "random")
-        services.start(table.pk, host)
+            seating.add_bot(table.pk, host, index, "random")
+        seating.start(table.pk, host)
         presence.join("watcher!1", table.pk, None)  # someone watches: the bots play
         return table
 
     table = await database_sync_to_async(bot_table)()
     looks: list[str] = []
     locked: list[dict] = []  # the moves that went the locked way
-    real_next_job, real_apply_locked = bots.next_job, services.apply_locked
+    real_next_job, real_apply_locked = bots.next_job, moves.apply_locked
     monkeypatch.setattr(bots, "next_job", lambda table_id: looks.append(table_id) or real_next_job(table_id))
 
     def counted_locked(*args: Any, **kwargs: Any) -> int:
         locked.append(args[5])  # apply_locked(table, game, state, match, seat, move, by, ...)
         return real_apply_locked(*args, **kwargs)
 
-    monkeypatch.setattr(services, "apply_locked", counted_locked)
+    monkeypatch.setattr(moves, "apply_locked", counted_locked)
 
     def made() -> list[str]:
         return list(MoveRecord.objects.filter(match__table=table).values_list("by", flat=True))
@@ -359,8 +360,8 @@ async def test_bots_play_from_the_committed_snapshots_on_the_known_version(
             break
         await asyncio.sleep(0.05)
     driver.reset()
-    moves = await database_sync_to_async(made)()
-    assert len(moves) >= 20 and set(moves) == {"bot"}
+    made_by = await database_sync_to_async(made)()
+    assert len(made_by) >= 20 and set(made_by) == {"bot"}
     assert looks == [table.pk]  # the driver read the table once, when it started
     # A pass's four moves go the locked way (the first after a read, then three on a
     # version the first left behind), and so does a game's last move (its result);
@@ -391,9 +392,7 @@ async def test_the_driver_does_not_look_after_a_move_at_a_table_of_people(
         snap = state.latest(table.pk) or await database_sync_to_async(state.snapshot)(table.pk)
         seat = state.message_for(snap, None)["to_act"][0]
         move = state.message_for(snap, people[seat][0].pk)["legal_moves"][0]
-        await database_sync_to_async(services.apply_move)(
-            table.pk, move, snap.version, player=people[seat][0]
-        )
+        await database_sync_to_async(moves.apply_move)(table.pk, move, snap.version, player=people[seat][0])
     await asyncio.sleep(0.1)
     assert looks == [] and drives == []  # three moves, not even a task to look
     # A change without a committed snapshot (here a seat's presence) is still looked at.
@@ -422,10 +421,10 @@ def test_the_first_move_after_a_read_needs_no_locked_read(monkeypatch: pytest.Mo
     def no_lock(table_id: str) -> None:
         raise AssertionError("the move went the locked way")
 
-    monkeypatch.setattr(services, "locked_table", no_lock)
+    monkeypatch.setattr(moves, "locked_table", no_lock)
     seat = state.message_for(snap, None)["to_act"][0]
     move = state.message_for(snap, people[seat][0].pk)["legal_moves"][0]
-    assert services.apply_move(table.pk, move, snap.version, player=people[seat][0]) == snap.version + 1
+    assert moves.apply_move(table.pk, move, snap.version, player=people[seat][0]) == snap.version + 1
     assert MoveRecord.objects.filter(match=match).count() == 1
     # Read again after that move: the number read is the last move's.
     state.forget(table.pk)

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client as HttpClient
 
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.models import ChatMessage, Player, Table
 from tests.server.conftest import Client, make_player
 from tests.server.test_errors import expect, playing_table
@@ -71,9 +71,9 @@ def test_ordinary_names_are_kept_normalised(name: str, stored: str) -> None:
 def twins_table() -> tuple[Table, list]:
     """A Hearts table, waiting: "Ann", "ann", an all-Cyrillic look-alike of "Pop", and "Pop" seated."""
     people = [make_player(n) for n in ("Ann", "ann", "\u0420\u043e\u0440", "Pop")]
-    table = services.create_table(people[0][0], "hearts", 4, {})
+    table = seating.create_table(people[0][0], "hearts", 4, {})
     for seat, (player, _) in enumerate(people):
-        services.sit(table.pk, player, seat)
+        seating.sit(table.pk, player, seat)
     return table, people
 
 

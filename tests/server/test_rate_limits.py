@@ -16,7 +16,7 @@ from django.test import Client as HttpClient
 from django.utils import timezone
 
 from cardtable.tables import lobby
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.models import ChatMessage, Connection, Player, Table
 from tests.server.conftest import Client, make_player
 from tests.server.test_errors import playing_table
@@ -176,11 +176,11 @@ def test_the_lobby_lists_tables_someone_is_at_with_players_first(settings) -> No
 def test_waiting_tables_nobody_is_at_expire(settings) -> None:
     ann, _ = make_player("Ann")
     old = timezone.now() - timedelta(seconds=settings.WAITING_TABLE_TTL + 1)
-    services.create_table(ann, "hearts")  # nobody ever at it
-    watched = services.create_table(ann, "hearts")
-    seated = services.create_table(ann, "agram", 2)
-    services.sit(seated.pk, ann, 0)
-    fresh = services.create_table(ann, "hearts")
+    seating.create_table(ann, "hearts")  # nobody ever at it
+    watched = seating.create_table(ann, "hearts")
+    seated = seating.create_table(ann, "agram", 2)
+    seating.sit(seated.pk, ann, 0)
+    fresh = seating.create_table(ann, "hearts")
     playing, _ = playing_table()
     Table.objects.exclude(pk=fresh.pk).update(updated=old)
     Connection.objects.create(channel="w-1", table=watched, player=None, seen=timezone.now())

@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 from django.test import Client as HttpClient
 
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.models import Match, Player, Table
 from cardtable.tables.replay import replay
 from games import get_game
@@ -26,10 +26,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def started_table(game_id: str = "hearts") -> tuple[Table, list[tuple[Player, str]]]:
     """A table of ``game_id`` with a guest in every seat, started."""
     people = [make_player(name) for name in ("Ann", "Bob", "Cat", "Dan")]
-    table = services.create_table(people[0][0], game_id, 4, {})
+    table = seating.create_table(people[0][0], game_id, 4, {})
     for index, (player, _) in enumerate(people):
-        services.sit(table.pk, player, index)
-    services.start(table.pk, people[0][0])
+        seating.sit(table.pk, player, index)
+    seating.start(table.pk, people[0][0])
     return Table.objects.get(pk=table.pk), people
 
 

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from cardtable.tables.authority import presence, services
+from cardtable.tables.authority import presence, seating
 from cardtable.tables.live import heartbeat
 from cardtable.tables.models import Connection, Table
 from tests.server.conftest import make_player
@@ -22,10 +22,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def hearts_table() -> tuple[Table, list]:
     """A started four-seat Hearts table of humans."""
     people = [make_player(f"P{i}")[0] for i in range(4)]
-    table = services.create_table(people[0], "hearts", 4, None)
+    table = seating.create_table(people[0], "hearts", 4, None)
     for index, person in enumerate(people):
-        services.sit(table.pk, person, index)
-    services.start(table.pk, people[0])
+        seating.sit(table.pk, person, index)
+    seating.start(table.pk, people[0])
     return Table.objects.get(pk=table.pk), people
 
 

@@ -2,11 +2,11 @@
 
 A clocked table (``Table.clock`` seconds per turn) stores ``Table.deadline``,
 restarted by every change of its running game (``restart``, from
-``services._changed``). Every process watches the deadlines of the tables it
+``commit.save_changed``). Every process watches the deadlines of the tables it
 serves (``bots.BotDriver``, a listener of ``on_deadline``), so a deadline survives a restart and holds across
 processes; when one passes, ``turns.expire`` takes the table's row lock, checks the
 deadline again and moves for each seat still to act as a stand-in bot would,
-through ``services.apply_locked``. The lock and the re-check make exactly one
+through ``moves.apply_locked``. The lock and the re-check make exactly one
 process act on one deadline: the moves restart the clock, so any other
 process that wakes for the same deadline finds it in the future and does
 nothing.
@@ -47,7 +47,7 @@ _listeners: list[Listener] = []
 def on_deadline(listener: Listener) -> None:
     """Call ``listener(table_id, deadline)`` after a change this process commits to a clocked table.
 
-    The bot driver subscribes at startup to watch the deadline, so the services
+    The bot driver subscribes at startup to watch the deadline, so the authority
     that set it know nothing of the driver.
     """
     if listener not in _listeners:

@@ -2,8 +2,8 @@
 
 The admin's actions call these, never the models directly, so every change keeps
 the table service's rules: one transaction holding the table's row lock
-(``services.locked_table``), the version raised and every connection and the bot
-driver woken after commit (``services.save_changed``). A refused request raises
+(``commit.locked_table``), the version raised and every connection and the bot
+driver woken after commit (``commit.save_changed``). A refused request raises
 ``TableError`` and changes nothing.
 """
 
@@ -13,7 +13,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from cardtable.tables.authority.services import check_level, locked_table, save_changed, seat_at, seats_of
+from cardtable.tables.authority.checks import check_level, seat_at, seats_of
+from cardtable.tables.authority.commit import locked_table, save_changed
 from cardtable.tables.errors import TableError
 from cardtable.tables.live import broadcast
 from cardtable.tables.models import ChatMessage, HiddenChat, Match, Seat, Table

@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cardtable.tables.authority import presence
-from cardtable.tables.authority.services import locked_table
+from cardtable.tables.authority.commit import locked_table
 from cardtable.tables.authority.staff import close
 from cardtable.tables.models import Table
 

@@ -1,4 +1,4 @@
-"""The table's websocket: a thin transport between PROTOCOL.md messages and the services.
+"""The table's websocket: a thin transport between PROTOCOL.md messages and the authority.
 
 The consumer parses and checks a frame's shape, hands the request to
 ``services``, and answers with an error or lets the resulting change bring the
@@ -23,8 +23,9 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables.authority import clocks, presence, services
+from cardtable.tables.authority import chat, clocks, moves, presence, seating
 from cardtable.tables.authority.state import Snapshot, message_for, snapshot
+from cardtable.tables.autoplay import hints
 from cardtable.tables.autoplay.driver import driver
 from cardtable.tables.autoplay.turns import choose
 from cardtable.tables.dbthreads import db_call
@@ -55,7 +56,7 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
 
 
 def _recent_chat(table_id: str) -> list[dict]:
-    return services.chat_history(table_id)
+    return chat.chat_history(table_id)
 
 
 def _echo_id(message: dict[str, Any]) -> str | int | None:
@@ -260,28 +261,26 @@ class TableConsumer(AsyncWebsocketConsumer):
             if not self.chats.has_token():
                 raise TableError("rate_limited", "too many chat lines; wait a moment")
             from_address.check("chat lines from your address")
-            services.check_chat(player, message["text"])
+            chat.check_chat(player, message["text"])
             self.chats.take()
             from_address.spend()
-            await database_sync_to_async(services.post_chat)(self.table_id, player, message["text"])
+            await database_sync_to_async(chat.post_chat)(self.table_id, player, message["text"])
         elif kind == "hint":
             await self._hint(message)
         elif kind == "move":
             if player is None:
                 raise TableError("no_player", "spectators cannot move; choose a name and sit first")
-            await db_call(services.apply_move)(
-                self.table_id, message["move"], message["version"], player=player
-            )
+            await db_call(moves.apply_move)(self.table_id, message["move"], message["version"], player=player)
         else:
             call = {
-                "sit": lambda: services.sit(self.table_id, player, message["seat"]),
-                "stand": lambda: services.stand(self.table_id, player),
-                "bot": lambda: services.add_bot(self.table_id, player, message["seat"], message["level"]),
-                "unbot": lambda: services.remove_bot(self.table_id, player, message["seat"]),
-                "start": lambda: services.start(self.table_id, player),
-                "rematch": lambda: services.rematch(self.table_id, player),
-                "leave": lambda: services.leave(self.table_id, player),
-                "takeover": lambda: services.takeover(self.table_id, player, message["seat"]),
+                "sit": lambda: seating.sit(self.table_id, player, message["seat"]),
+                "stand": lambda: seating.stand(self.table_id, player),
+                "bot": lambda: seating.add_bot(self.table_id, player, message["seat"], message["level"]),
+                "unbot": lambda: seating.remove_bot(self.table_id, player, message["seat"]),
+                "start": lambda: seating.start(self.table_id, player),
+                "rematch": lambda: seating.rematch(self.table_id, player),
+                "leave": lambda: seating.leave(self.table_id, player),
+                "takeover": lambda: seating.takeover(self.table_id, player, message["seat"]),
             }[kind]
             await database_sync_to_async(call)()
 
@@ -289,7 +288,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Answer this connection (only) with the normal bot's move for its own seat."""
         if not self.hints.has_token():
             raise TableError("rate_limited", "too many hints; wait a moment")
-        job = await db_call(services.hint_job)(self.table_id, self.player)
+        job = await db_call(hints.hint_job)(self.table_id, self.player)
         self.hints.take()
         loop = asyncio.get_running_loop()
         # The bot thinks in a worker thread, as the bot driver's do: the event loop stays free.

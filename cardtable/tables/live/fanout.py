@@ -25,7 +25,7 @@ wake to be delivered (per-table order), and gives it to each connection, which
 builds its own seat's message (``state.message_for``) and never sends an older
 version after a newer one.
 
-A move made on the known version (``services._apply_on_known``) tells the hub
+A move made on the known version (``known.apply_on_known``) tells the hub
 its snapshot while the database is still committing it (``prepare``): the
 event loop builds the frames of this process's seats in that wait, and the
 wake sends them once the commit is published, for that very snapshot only. A
@@ -370,7 +370,7 @@ class Hub:
             return
         if not own and snap.clock:  # another process's change: watch its deadline here too
             from cardtable.tables.autoplay.driver import (
-                driver,  # the driver imports the services: import late
+                driver,  # the driver imports the authority: import late
             )
 
             driver.arm(table_id, snap.deadline)

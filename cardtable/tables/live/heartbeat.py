@@ -48,7 +48,7 @@ async def beat_once(part: int = 0, parts: int = 1) -> None:
     ``part`` of ``parts``; with the last slice, start the grace of players whose rows expired
     unnoticed (``presence.sweep``). ``beat_once()`` refreshes every open socket at once.
     """
-    from cardtable.tables.autoplay.driver import driver  # the driver imports the services; import late
+    from cardtable.tables.autoplay.driver import driver  # the driver imports the authority; import late
 
     sockets.reap()
     channels = [c for c in sockets.open_channels() if parts == 1 or _slice_of(c, parts) == part]

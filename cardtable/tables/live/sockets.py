@@ -112,7 +112,7 @@ async def release(sock: Socket) -> None:
             await hook()
         except Exception:  # a lost channel layer must not keep the presence row
             log.warning("releasing %s: a hook failed", sock.channel, exc_info=True)
-    from cardtable.tables.autoplay.driver import driver  # the driver imports the services; import late
+    from cardtable.tables.autoplay.driver import driver  # the driver imports the authority; import late
 
     try:
         away = await db_call(presence.leave)(sock.channel)

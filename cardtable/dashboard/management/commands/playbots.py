@@ -3,7 +3,7 @@
 Each game is played through the real table service, as the server plays bots:
 a table is created, every seat gets a bot, the host starts it, and the bot
 driver's own turn function (``bots.play_pending``) makes each bot's move through
-``services.apply_move`` (one transaction, version checked, move logged). The
+``moves.apply_move`` (one transaction, version checked, move logged). The
 games land in the same tables as games people play, so the dashboard's
 statistics cover them. Later games at the table are rematches.
 """
@@ -17,7 +17,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cardtable.dashboard.stats import summarize
-from cardtable.tables.authority import services
+from cardtable.tables.authority import seating
 from cardtable.tables.autoplay.driver import play_pending
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Player, Table
@@ -34,7 +34,7 @@ def play_games(
 ) -> Table:
     """Play ``games`` bot-only games at one new table through the table service; return the table."""
     host, _ = Player.objects.get_or_create(name="playbots", user=None)
-    table = services.create_table(host, game_id, players, options, seated=False)
+    table = seating.create_table(host, game_id, players, options, seated=False)
     levels = levels or ["random"]
     if len(levels) == 1:
         levels = levels * table.players
@@ -43,9 +43,9 @@ def play_games(
             "bad_options", f"name one bot level, or one per seat ({table.players}), from {LEVELS}"
         )
     for seat, level in enumerate(levels):
-        services.add_bot(table.pk, host, seat, level)
+        seating.add_bot(table.pk, host, seat, level)
     for number in range(games):
-        (services.start if number == 0 else services.rematch)(table.pk, host)
+        (seating.start if number == 0 else seating.rematch)(table.pk, host)
         play_pending(table.pk)
     return table
 
