@@ -563,7 +563,7 @@ def count_queries(game_id: str, moves: int = 40, database_url: str | None = None
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from cardtable.tables.authority import moves, presence, seating, state
+    from cardtable.tables.authority import moving, presence, seating, state
     from cardtable.tables.autoplay import turns
     from cardtable.tables.models import Player as PlayerRow
     from games import get_game
@@ -605,11 +605,11 @@ def count_queries(game_id: str, moves: int = 40, database_url: str | None = None
         way = "locked" if n % 6 == 0 else "bot" if bots_move else "known"
         with CaptureQueriesContext(connection) as applied:
             if way == "locked":
-                moves.apply_move(table_id, move, snap.version, seat=seat, by="admin")
+                moving.apply_move(table_id, move, snap.version, seat=seat, by="admin")
             elif bots_move:
-                moves.apply_move(table_id, move, snap.version, seat=seat, by="bot")
+                moving.apply_move(table_id, move, snap.version, seat=seat, by="bot")
             else:
-                moves.apply_move(table_id, move, snap.version, player=rows[seat])
+                moving.apply_move(table_id, move, snap.version, player=rows[seat])
         counts[way].append(len(applied))
         with CaptureQueriesContext(connection) as here:
             new = state.latest(table_id)  # what this process's connections are given (state.announce)

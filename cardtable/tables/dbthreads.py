@@ -4,7 +4,7 @@ Channels' ``database_sync_to_async`` is thread-sensitive by default: every call
 of the process runs, one after another, on a single thread, and under load the
 moves queue behind each other's round trips to the database
 (docs/performance.md). On PostgreSQL, calls that are their own transaction
-(reads of a snapshot, ``moves.apply_move`` with its row lock, the presence
+(reads of a snapshot, ``moving.apply_move`` with its row lock, the presence
 heartbeat) run in parallel on a small pool instead. SQLite keeps the single
 thread: it has one writer, no row locks, and ``services`` serialises its table
 transactions in-process.

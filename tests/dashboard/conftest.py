@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from cardtable.tables.authority import seating
+from cardtable.tables.authority import moving, seating
 from cardtable.tables.models import MoveRecord, Player, Table
 from games import get_game
 from tests.server.helpers import short_options
@@ -61,7 +61,7 @@ def play(table_id: str, rng: random.Random, moves: int | None = None) -> dict[in
         state = game.from_json(table.state)
         seat = game.to_act(state)[0]
         move = rng.choice(game.legal_moves(state, seat))
-        moves.apply_move(table_id, move, table.version, seat=seat, by=MoveRecord.BOT)
+        moving.apply_move(table_id, move, table.version, seat=seat, by=MoveRecord.BOT)
         table = Table.objects.get(pk=table_id)
         states[table.version] = table.state
         made += 1

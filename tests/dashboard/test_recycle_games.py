@@ -11,7 +11,7 @@ from django.test import Client
 import games.recycle
 from cardtable.dashboard import recycle_games
 from cardtable.dashboard.models import StoredGame
-from cardtable.tables.authority import moves, seating
+from cardtable.tables.authority import moving, seating
 from cardtable.tables.authority.state import state_message
 from cardtable.tables.autoplay.driver import play_pending
 from cardtable.tables.models import MoveRecord, Player, Table
@@ -129,7 +129,7 @@ def test_tables_play_a_stored_game_with_bots_without_recompiling(
     while Table.objects.get(pk=table.pk).status == Table.PLAYING:
         message = state_message(table.pk, host.pk)
         if message["to_act"] == [0]:
-            moves.apply_move(table.pk, message["legal_moves"][0], message["version"], player=host)
+            moving.apply_move(table.pk, message["legal_moves"][0], message["version"], player=host)
         play_pending(table.pk)
     assert len(compiled) == 1  # compiled once, then every move used the cached game
     assert MoveRecord.objects.filter(match__table=table).count() == 24

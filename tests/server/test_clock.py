@@ -16,7 +16,7 @@ from django.db import connections
 from django.test import Client as HttpClient
 from django.utils import timezone
 
-from cardtable.tables.authority import clocks, moves, seating
+from cardtable.tables.authority import clocks, moving, seating
 from cardtable.tables.autoplay import turns
 from cardtable.tables.autoplay.driver import driver
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
@@ -178,12 +178,12 @@ def test_a_player_away_after_timeouts_has_the_seat_back_by_moving() -> None:
         current = Table.objects.get(pk=table.pk)
         game = get_game(current.game)
         move = game.legal_moves(game.from_json(current.state), 1)[0]
-        moves.apply_move(table.pk, move, current.version, seat=1, by=MoveRecord.BOT)
+        moving.apply_move(table.pk, move, current.version, seat=1, by=MoveRecord.BOT)
     Seat.objects.filter(table=table, index=0).update(stand_in=True, timeouts=2)  # two timeouts made her away
     current = Table.objects.get(pk=table.pk)
     game = get_game(current.game)
     move = game.legal_moves(game.from_json(current.state), 0)[0]
-    moves.apply_move(table.pk, move, current.version, player=ann)
+    moving.apply_move(table.pk, move, current.version, player=ann)
     seat = Seat.objects.get(table=table, index=0)
     assert not seat.stand_in and seat.timeouts == 0
 

@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.db.models import F
 
-from cardtable.tables.authority import moves, state
+from cardtable.tables.authority import moving, state
 from cardtable.tables.live import broadcast, fanout
 from cardtable.tables.live.layers import InMemoryChannelLayer
 from cardtable.tables.models import Table
@@ -183,7 +183,7 @@ async def test_another_processs_hub_fans_a_move_out_to_its_seats_without_a_read(
     mover_seat = state.message_for(snap, None)["to_act"][0]
     mover = people[mover_seat][0]
     move = state.message_for(snap, mover.pk)["legal_moves"][0]
-    await database_sync_to_async(moves.apply_move)(table.pk, move, snap.version, player=mover)
+    await database_sync_to_async(moving.apply_move)(table.pk, move, snap.version, player=mover)
     for client in clients:
         await client.until(lambda m: m["type"] == "state" and m["version"] == snap.version + 1)
     for _ in range(100):

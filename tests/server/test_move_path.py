@@ -23,7 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from cardtable.tables.authority import known as known_move
-from cardtable.tables.authority import moves, presence, seating, state
+from cardtable.tables.authority import moving, presence, seating, state
 from cardtable.tables.autoplay.driver import driver
 from cardtable.tables.errors import TableError
 from cardtable.tables.live import broadcast, consumers, fanout
@@ -173,7 +173,7 @@ def test_a_move_on_a_version_the_table_left_behind_writes_nothing() -> None:
     game_state = state.message_for(snap, None)
     seat = game_state["to_act"][0]
     move = state.message_for(snap, people[seat][0].pk)["legal_moves"][0]
-    moves.apply_move(table.pk, move, snap.version, player=people[seat][0])
+    moving.apply_move(table.pk, move, snap.version, player=people[seat][0])
     known = state.latest(table.pk)
     assert known is not None and known.match is not None and known.version == snap.version + 1
     # Another process changes the table and its wake never arrives here.
@@ -183,7 +183,7 @@ def test_a_move_on_a_version_the_table_left_behind_writes_nothing() -> None:
     mover = next(i for i in state.message_for(known, None)["to_act"])
     legal = state.message_for(known, people[mover][0].pk)["legal_moves"]
     with pytest.raises(TableError) as refused:
-        moves.apply_move(table.pk, legal[0], known.version, player=people[mover][0])
+        moving.apply_move(table.pk, legal[0], known.version, player=people[mover][0])
     assert refused.value.code == "stale_version"
     after = Table.objects.get(pk=table.pk)
     assert (after.version, after.state) == (before.version, before.state)
@@ -276,7 +276,7 @@ async def test_a_stand_in_set_behind_the_process_s_back_still_plays_the_turn_a_k
     snap = await database_sync_to_async(state.snapshot)(table.pk)
     assert sorted(state.message_for(snap, None)["to_act"]) == [0, 1, 2, 3]  # the pass: everyone acts
     first = state.message_for(snap, people[0][0].pk)["legal_moves"][0]
-    await database_sync_to_async(moves.apply_move)(table.pk, first, snap.version, player=people[0][0])
+    await database_sync_to_async(moving.apply_move)(table.pk, first, snap.version, player=people[0][0])
     known = state.latest(table.pk)
     assert known is not None and known.match is not None and 3 in state.message_for(known, None)["to_act"]
 
@@ -289,7 +289,7 @@ async def test_a_stand_in_set_behind_the_process_s_back_still_plays_the_turn_a_k
     assert await database_sync_to_async(stand_in_elsewhere)()
     assert state.latest(table.pk) is known and not known.table["seats"][3]["stand_in"]
     second = state.message_for(known, people[1][0].pk)["legal_moves"][0]
-    await database_sync_to_async(moves.apply_move)(table.pk, second, known.version, player=people[1][0])
+    await database_sync_to_async(moving.apply_move)(table.pk, second, known.version, player=people[1][0])
 
     def stood_in() -> bool:
         return MoveRecord.objects.filter(match__table=table, seat=3, by=MoveRecord.STAND_IN).exists()
@@ -307,7 +307,7 @@ def test_a_stand_in_s_move_on_the_known_version_is_dropped_once_its_human_is_bac
     assert presence.grace_expired(table.pk, 2)
     known = state.snapshot(table.pk)  # this process knows the stand-in plays seat 2
     first = state.message_for(known, people[0][0].pk)["legal_moves"][0]
-    moves.apply_move(table.pk, first, known.version, player=people[0][0])  # the locked way: a read before
+    moving.apply_move(table.pk, first, known.version, player=people[0][0])  # the locked way: a read before
     known = state.latest(table.pk)
     assert known is not None and known.match is not None and known.table["seats"][2]["stand_in"]
     game = get_game("hearts")
@@ -318,7 +318,7 @@ def test_a_stand_in_s_move_on_the_known_version_is_dropped_once_its_human_is_bac
         presence.join("back!1", table.pk, people[2][0].pk)
     logged = MoveRecord.objects.count()
     with pytest.raises(TableError) as refused:
-        moves.apply_move(table.pk, move, known.version, seat=2, by=MoveRecord.STAND_IN)
+        moving.apply_move(table.pk, move, known.version, seat=2, by=MoveRecord.STAND_IN)
     assert refused.value.code == "not_your_turn"
     assert MoveRecord.objects.count() == logged
     assert Table.objects.get(pk=table.pk).version == known.version
@@ -342,14 +342,14 @@ async def test_bots_play_from_the_committed_snapshots_on_the_known_version(
     table = await database_sync_to_async(bot_table)()
     looks: list[str] = []
     locked: list[dict] = []  # the moves that went the locked way
-    real_next_job, real_apply_locked = bots.next_job, moves.apply_locked
+    real_next_job, real_apply_locked = bots.next_job, moving.apply_locked
     monkeypatch.setattr(bots, "next_job", lambda table_id: looks.append(table_id) or real_next_job(table_id))
 
     def counted_locked(*args: Any, **kwargs: Any) -> int:
         locked.append(args[5])  # apply_locked(table, game, state, match, seat, move, by, ...)
         return real_apply_locked(*args, **kwargs)
 
-    monkeypatch.setattr(moves, "apply_locked", counted_locked)
+    monkeypatch.setattr(moving, "apply_locked", counted_locked)
 
     def made() -> list[str]:
         return list(MoveRecord.objects.filter(match__table=table).values_list("by", flat=True))
@@ -392,7 +392,7 @@ async def test_the_driver_does_not_look_after_a_move_at_a_table_of_people(
         snap = state.latest(table.pk) or await database_sync_to_async(state.snapshot)(table.pk)
         seat = state.message_for(snap, None)["to_act"][0]
         move = state.message_for(snap, people[seat][0].pk)["legal_moves"][0]
-        await database_sync_to_async(moves.apply_move)(table.pk, move, snap.version, player=people[seat][0])
+        await database_sync_to_async(moving.apply_move)(table.pk, move, snap.version, player=people[seat][0])
     await asyncio.sleep(0.1)
     assert looks == [] and drives == []  # three moves, not even a task to look
     # A change without a committed snapshot (here a seat's presence) is still looked at.
@@ -421,10 +421,10 @@ def test_the_first_move_after_a_read_needs_no_locked_read(monkeypatch: pytest.Mo
     def no_lock(table_id: str) -> None:
         raise AssertionError("the move went the locked way")
 
-    monkeypatch.setattr(moves, "locked_table", no_lock)
+    monkeypatch.setattr(moving, "locked_table", no_lock)
     seat = state.message_for(snap, None)["to_act"][0]
     move = state.message_for(snap, people[seat][0].pk)["legal_moves"][0]
-    assert moves.apply_move(table.pk, move, snap.version, player=people[seat][0]) == snap.version + 1
+    assert moving.apply_move(table.pk, move, snap.version, player=people[seat][0]) == snap.version + 1
     assert MoveRecord.objects.filter(match=match).count() == 1
     # Read again after that move: the number read is the last move's.
     state.forget(table.pk)

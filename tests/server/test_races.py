@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from cardtable.tables.authority import moves, seating
+from cardtable.tables.authority import moving, seating
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import MoveRecord, Table
 from games import GAMES, get_game
@@ -75,7 +75,7 @@ def test_threads_racing_through_the_service_apply_exactly_one() -> None:
     def race(move: dict) -> None:
         barrier.wait()
         try:
-            moves.apply_move(table.pk, move, table.version, seat=seat)
+            moving.apply_move(table.pk, move, table.version, seat=seat)
             outcomes.append("applied")
         except TableError as error:
             outcomes.append(error.code)
@@ -118,11 +118,11 @@ def test_in_a_simultaneous_phase_other_seats_moves_do_not_make_yours_stale(game_
         if seat not in game.to_act(state):
             break
         move = game.legal_moves(state, seat)[0]
-        version = moves.apply_move(table.pk, move, seen, player=people[seat][0])
+        version = moving.apply_move(table.pk, move, seen, player=people[seat][0])
         assert version == seen + count + 1
         # A second move by a seat that has acted: refused, not applied twice.
         with pytest.raises(TableError) as error:
-            moves.apply_move(table.pk, move, seen, player=people[seat][0])
+            moving.apply_move(table.pk, move, seen, player=people[seat][0])
         assert error.value.code in ("not_your_turn", "stale_version", "illegal_move")
     table = Table.objects.get(pk=table.pk)
     assert MoveRecord.objects.filter(match__table=table).count() == table.version - seen
@@ -133,11 +133,11 @@ def test_outside_a_simultaneous_phase_an_older_version_is_stale() -> None:
     game = get_game("agram")
     seen = table.version
     first = game.to_act(state_of(table))[0]
-    moves.apply_move(table.pk, game.legal_moves(state_of(table), first)[0], seen, player=people[first][0])
+    moving.apply_move(table.pk, game.legal_moves(state_of(table), first)[0], seen, player=people[first][0])
     state = state_of(Table.objects.get(pk=table.pk))
     second = game.to_act(state)[0]
     with pytest.raises(TableError) as error:
-        moves.apply_move(table.pk, game.legal_moves(state, second)[0], seen, player=people[second][0])
+        moving.apply_move(table.pk, game.legal_moves(state, second)[0], seen, player=people[second][0])
     assert error.value.code == "stale_version"
 
 
@@ -147,9 +147,9 @@ def test_an_admin_move_goes_through_the_same_service_and_is_logged() -> None:
     state = state_of(table)
     seat = game.to_act(state)[0]
     with pytest.raises(TableError) as error:
-        moves.apply_move(table.pk, game.legal_moves(state, seat)[0], None, seat=1 - seat, by="admin")
+        moving.apply_move(table.pk, game.legal_moves(state, seat)[0], None, seat=1 - seat, by="admin")
     assert error.value.code == "not_your_turn"
-    version = moves.apply_move(table.pk, game.legal_moves(state, seat)[0], None, seat=seat, by="admin")
+    version = moving.apply_move(table.pk, game.legal_moves(state, seat)[0], None, seat=seat, by="admin")
     assert version == table.version + 1
     assert list(MoveRecord.objects.values_list("seat", "by", "version")) == [(seat, "admin", version)]
 
@@ -168,12 +168,12 @@ def test_a_stand_in_move_computed_before_its_human_returned_is_dropped() -> None
 
     presence.join("tab-1", table.pk, people[seat][0].pk)  # ...while its human comes back
     with pytest.raises(TableError) as refused:
-        moves.apply_move(table.pk, move, table.version, seat=seat, by=MoveRecord.STAND_IN)
+        moving.apply_move(table.pk, move, table.version, seat=seat, by=MoveRecord.STAND_IN)
     assert refused.value.code == "not_your_turn"
     assert Table.objects.get(pk=table.pk).version == table.version
     assert not MoveRecord.objects.filter(match__table=table).exists()
 
     # While the stand-in still holds the seat, its move goes through.
     Seat.objects.filter(table=table, index=seat).update(stand_in=True)
-    moves.apply_move(table.pk, move, table.version, seat=seat, by=MoveRecord.STAND_IN)
+    moving.apply_move(table.pk, move, table.version, seat=seat, by=MoveRecord.STAND_IN)
     assert MoveRecord.objects.get(match__table=table).by == MoveRecord.STAND_IN

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from cardtable.tables.authority import moves, state
+from cardtable.tables.authority import moving, state
 from cardtable.tables.autoplay.driver import driver
 from cardtable.tables.live import broadcast, fanout
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
@@ -66,7 +66,7 @@ async def test_a_reconnecting_client_gets_what_it_missed() -> None:
     await bob.close()
     mover = (await database_sync_to_async(to_act)(table.pk))[0]
     move, version = await database_sync_to_async(move_for)(table.pk, mover)
-    await database_sync_to_async(moves.apply_move)(table.pk, move, version, seat=mover)
+    await database_sync_to_async(moving.apply_move)(table.pk, move, version, seat=mover)
     await ann.until(lambda m: m["type"] == "state" and m["version"] == version + 1)
     bob = await Client(table.pk, people[1][1]).connect()
     assert bob.state["version"] == version + 1
@@ -82,7 +82,7 @@ async def test_a_missed_wake_is_repaired_by_sync(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(fanout.Hub, "publish", lambda *args: None)  # and so does the process's hub
     mover = (await database_sync_to_async(to_act)(table.pk))[0]
     move, version = await database_sync_to_async(move_for)(table.pk, mover)
-    await database_sync_to_async(moves.apply_move)(table.pk, move, version, seat=mover)
+    await database_sync_to_async(moving.apply_move)(table.pk, move, version, seat=mover)
     assert await ann.comm.receive_nothing(timeout=0.3)
     assert ann.state["version"] == version
     await ann.send({"type": "sync"})

@@ -6,7 +6,7 @@ restarted by every change of its running game (``restart``, from
 serves (``bots.BotDriver``, a listener of ``on_deadline``), so a deadline survives a restart and holds across
 processes; when one passes, ``turns.expire`` takes the table's row lock, checks the
 deadline again and moves for each seat still to act as a stand-in bot would,
-through ``moves.apply_locked``. The lock and the re-check make exactly one
+through ``moving.apply_locked``. The lock and the re-check make exactly one
 process act on one deadline: the moves restart the clock, so any other
 process that wakes for the same deadline finds it in the future and does
 nothing.

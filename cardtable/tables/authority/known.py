@@ -2,7 +2,7 @@
 
 The table row is changed by an UPDATE guarded by the version and the seating
 the snapshot showed, together with the log row's INSERT; if the table moved
-on, nothing is written and the move goes the locked way (``moves.apply_move``).
+on, nothing is written and the move goes the locked way (``moving.apply_move``).
 """
 
 from __future__ import annotations

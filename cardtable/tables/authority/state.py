@@ -35,7 +35,7 @@ def parsed_state(table_id: str, version: int, game_id: str, state_json: Any) -> 
     """Return a table's game state object, parsed once per (table, version) in this process.
 
     The cached object is only read (view, legal_moves, to_act), never changed:
-    a move is applied to a clone (``moves.apply_move``).
+    a move is applied to a clone (``moving.apply_move``).
     """
     key = (table_id, version)
     state = _STATES.get(key)
@@ -144,7 +144,7 @@ class Snapshot:
     Plain data, shared read-only by every connection of the table in this process
     that wakes for the same change; each builds its own seat's message from it
     (``message_for``). It comes from one database read (``snapshot``), from the
-    process that committed a move (``moves.apply_move`` holds it already), or
+    process that committed a move (``moving.apply_move`` holds it already), or
     from the wake that move sent to the other processes (``from_wake``).
     """
 
@@ -160,7 +160,7 @@ class Snapshot:
     state_json: Any  # the game state as stored (None before the first game)
     state: Any = field(compare=False)  # the same, parsed once per version in this process
     # (match id, its last move's seq) when known: lets this process apply the next
-    # move without reading the table first (moves.apply_move).
+    # move without reading the table first (moving.apply_move).
     match: tuple[int, int] | None = field(default=None, compare=False)
     # ``Table.seating`` at this version: with it, who plays each seat (``table["seats"]``:
     # kind, level, stand_in) is exact for a snapshot a move committed (``seated_by_people``).
@@ -280,7 +280,7 @@ _LATEST_LOCK = threading.Lock()
 def remember(snap: Snapshot) -> Snapshot:
     """Keep ``snap`` as the newest this process knows of its table (unless it knows a newer one).
 
-    Only snapshots of committed data come here; ``moves.apply_move`` starts
+    Only snapshots of committed data come here; ``moving.apply_move`` starts
     from the newest and its guarded UPDATE refuses it if the table moved on.
     """
     with _LATEST_LOCK:  # connections' reads and moves' commits run on several threads

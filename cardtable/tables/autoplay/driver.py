@@ -3,7 +3,7 @@
 After every change (``poke``) the driver looks at the table: when a bot, or a
 stand-in for a human whose grace ran out, is to act, it waits ``BOT_PAUSE``
 seconds, computes the move in a worker thread (so a slow bot never stalls the
-event loop or other tables) and makes it through ``moves.apply_move`` with the
+event loop or other tables) and makes it through ``moving.apply_move`` with the
 version it read, like any client (``take_turn``; ``playbots`` plays the same turns
 through ``play_pending``). The driver hears of changes as a listener of
 ``broadcast.on_table_changed``, registered when the app starts. If a human or another process moved first the

@@ -2,7 +2,7 @@
 
 ``next_job`` reads what bot turns a table has pending, ``Job.choose`` computes a
 move (with the seed formula a replay repeats), and ``take_turn`` makes it through
-``moves.apply_move``, the one path of every move. The driver (``bots.py``)
+``moving.apply_move``, the one path of every move. The driver (``bots.py``)
 and ``playbots`` (``play_pending``) play the same turns; ``expire`` plays the
 turn clock's timeouts under the table lock (``clocks.py`` says how).
 """
@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Max, Q
 
-from cardtable.tables.authority import clocks, commit, moves, presence, state
+from cardtable.tables.authority import clocks, commit, moving, presence, state
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from games import get_game
@@ -148,14 +148,14 @@ def think_time(level: str) -> float:
 
 
 def take_turn(table_id: str, job: Job, seat: int, by: str, move: dict[str, Any]) -> bool:
-    """Make a bot's computed move through ``moves.apply_move``, the one path of every move.
+    """Make a bot's computed move through ``moving.apply_move``, the one path of every move.
 
     Returns whether it was made. A refusal because the table moved on (``MOVED_ON``)
     returns ``False``: the caller looks at the table again. Any other refusal is a
     bot's bug and is raised.
     """
     try:
-        moves.apply_move(table_id, move, job.version, seat=seat, by=by)
+        moving.apply_move(table_id, move, job.version, seat=seat, by=by)
     except TableError as error:
         if error.code not in MOVED_ON:
             raise
@@ -192,7 +192,7 @@ def expire(table_id: str) -> list[int]:
         state = game.from_json(table.state)
         match = Match.objects.annotate(last_seq=Max("moves__seq")).get(table=table, number=table.game_number)
         late = list(game.to_act(state))
-        table.last_timeout = late  # saved with each timeout move (moves.apply_locked)
+        table.last_timeout = late  # saved with each timeout move (moving.apply_locked)
         for index in late:
             if table.status != Table.PLAYING or index not in game.to_act(state):
                 continue
@@ -204,5 +204,5 @@ def expire(table_id: str) -> list[int]:
                 seat.timeouts += 1
                 seat.stand_in = seat.timeouts >= clocks.AWAY_AFTER  # away: the stand-in plays on
                 seat.save(update_fields=["timeouts", "stand_in"])
-            moves.apply_locked(table, game, state, match, index, move, MoveRecord.TIMEOUT)
+            moving.apply_locked(table, game, state, match, index, move, MoveRecord.TIMEOUT)
         return late

@@ -23,7 +23,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables.authority import chat, clocks, moves, presence, seating
+from cardtable.tables.authority import chat, clocks, moving, presence, seating
 from cardtable.tables.authority.state import Snapshot, message_for, snapshot
 from cardtable.tables.autoplay import hints
 from cardtable.tables.autoplay.driver import driver
@@ -270,7 +270,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "move":
             if player is None:
                 raise TableError("no_player", "spectators cannot move; choose a name and sit first")
-            await db_call(moves.apply_move)(self.table_id, message["move"], message["version"], player=player)
+            await db_call(moving.apply_move)(
+                self.table_id, message["move"], message["version"], player=player
+            )
         else:
             call = {
                 "sit": lambda: seating.sit(self.table_id, player, message["seat"]),

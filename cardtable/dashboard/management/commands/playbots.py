@@ -3,7 +3,7 @@
 Each game is played through the real table service, as the server plays bots:
 a table is created, every seat gets a bot, the host starts it, and the bot
 driver's own turn function (``bots.play_pending``) makes each bot's move through
-``moves.apply_move`` (one transaction, version checked, move logged). The
+``moving.apply_move`` (one transaction, version checked, move logged). The
 games land in the same tables as games people play, so the dashboard's
 statistics cover them. Later games at the table are rematches.
 """
