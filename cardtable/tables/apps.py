@@ -11,13 +11,21 @@ class TablesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Subscribe the bot driver to table changes and turn-clock deadlines.
+        """Subscribe the fan-out and the bot driver to the events the authority and the transport emit.
 
-        The transport and the authority do not know the driver.
+        No emitter knows its subscribers (``events``). The fan-out hears of a change
+        before the driver, so the seats' frames go out before the bots think.
+        Imported here, as Django's apps do: the models load before these modules.
         """
-        from cardtable.tables.authority import clocks
+        from cardtable.tables import events
         from cardtable.tables.autoplay.driver import driver
         from cardtable.tables.live import broadcast
 
-        broadcast.on_table_changed(driver.poke)
-        clocks.on_deadline(driver.watch)
+        events.subscribe(events.TableChanged, broadcast.on_table_changed)
+        events.subscribe(events.MoveCommitting, broadcast.on_move_committing)
+        events.subscribe(events.ChatPosted, broadcast.on_chat)
+        events.subscribe(events.TableChanged, driver.on_table_changed)
+        events.subscribe(events.TableOpened, driver.on_table_opened)
+        events.subscribe(events.DeadlineSet, driver.on_deadline)
+        events.subscribe(events.SeatAway, driver.on_seat_away)
+        events.subscribe(events.ServerStopping, driver.on_stopping)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from cardtable.tables import events
 from cardtable.tables.authority import seating
 from cardtable.tables.autoplay import driver as bots
 from cardtable.tables.errors import TableError
@@ -26,23 +27,24 @@ def _bot_table(game: str = "agram") -> Table:
 
 
 def test_the_driver_is_a_listener_of_table_changes() -> None:
-    # Registered when the app started; ``broadcast`` itself imports nothing of bots
-    # (tests/layout/test_imports.py).
-    assert bots.driver.poke in broadcast._listeners
+    # Subscribed when the app started, after the fan-out; neither the authority nor
+    # the transport imports the driver (tests/layout/test_imports.py).
+    subscribed = events.handlers(events.TableChanged)
+    assert subscribed == [broadcast.on_table_changed, bots.driver.on_table_changed]
 
 
 def test_a_failing_listener_does_not_stop_the_others(monkeypatch: Any) -> None:
-    heard: list[str] = []
+    heard: list[events.TableChanged] = []
 
-    def broken(table_id: str) -> None:
+    def broken(event: events.TableChanged) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(broadcast, "_listeners", [])
-    broadcast.on_table_changed(broken)
-    broadcast.on_table_changed(heard.append)
-    broadcast.on_table_changed(heard.append)  # once per listener
-    broadcast.table_changed("abc", 1)
-    assert heard == ["abc"]
+    monkeypatch.setattr(events, "_handlers", {})
+    events.subscribe(events.TableChanged, broken)
+    events.subscribe(events.TableChanged, heard.append)
+    events.subscribe(events.TableChanged, heard.append)  # once per listener
+    events.emit(events.TableChanged("abc", 1))
+    assert heard == [events.TableChanged("abc", 1)]
 
 
 def test_play_pending_plays_the_game_out_with_the_drivers_turns() -> None:

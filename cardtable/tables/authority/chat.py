@@ -9,7 +9,7 @@ from cardtable.tables.authority.checks import (
     seats_of,
 )
 from cardtable.tables.errors import TableError
-from cardtable.tables.live import broadcast
+from cardtable.tables.events import ChatPosted, emit
 from cardtable.tables.models import ChatMessage, Player, Seat, Table
 from cardtable.tables.players import names
 
@@ -68,5 +68,5 @@ def post_chat(table_id: str, player: Player | None, text: object) -> dict:
     seat = next((s.index for s in seats if s.player_id == player.pk), None)
     line = ChatMessage.objects.create(table=table, player=player, seat=seat, name=player.name, text=line_text)
     message = line.to_json() | {"name": chat_name(player, seats)}
-    transaction.on_commit(lambda: broadcast.chat(table_id, message))
+    transaction.on_commit(lambda: emit(ChatPosted(table_id, message)))
     return message

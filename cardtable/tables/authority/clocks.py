@@ -3,10 +3,11 @@
 A clocked table (``Table.clock`` seconds per turn) stores ``Table.deadline``,
 restarted by every change of its running game (``restart``, from
 ``commit.save_changed``). Every process watches the deadlines of the tables it
-serves (``bots.BotDriver``, a listener of ``on_deadline``), so a deadline survives a restart and holds across
-processes; when one passes, ``turns.expire`` takes the table's row lock, checks the
-deadline again and moves for each seat still to act as a stand-in bot would,
-through ``moving.apply_locked``. The lock and the re-check make exactly one
+serves (the bot driver hears of each deadline as an ``events.DeadlineSet``), so a
+deadline survives a restart and holds across processes; when one passes,
+``turns.expire`` takes the table's row lock, checks the deadline again and
+moves for each seat still to act as a stand-in bot would, through
+``moving.apply_locked``. The lock and the re-check make exactly one
 process act on one deadline: the moves restart the clock, so any other
 process that wakes for the same deadline finds it in the future and does
 nothing.
@@ -24,40 +25,16 @@ of sleeping.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
 from cardtable.tables.errors import TableError
-
-if TYPE_CHECKING:
-    from cardtable.tables.models import Table
+from cardtable.tables.models import Table
 
 MIN_CLOCK, MAX_CLOCK = 5, 300
 # Timeouts in a row after which a seat counts as away.
 AWAY_AFTER = 2
-
-
-Listener = Callable[[str, "datetime | None"], None]
-_listeners: list[Listener] = []
-
-
-def on_deadline(listener: Listener) -> None:
-    """Call ``listener(table_id, deadline)`` after a change this process commits to a clocked table.
-
-    The bot driver subscribes at startup to watch the deadline, so the authority
-    that set it know nothing of the driver.
-    """
-    if listener not in _listeners:
-        _listeners.append(listener)
-
-
-def deadline_changed(table_id: str, deadline: datetime | None) -> None:
-    """Tell the listeners a clocked table's deadline is now ``deadline`` (after commit)."""
-    for listener in _listeners:
-        listener(table_id, deadline)
 
 
 def now() -> datetime:
@@ -103,8 +80,6 @@ def resume(table_id: str) -> datetime | None:
 
     Returns the table's deadline (``None`` without one), for this process to watch.
     """
-    from cardtable.tables.models import Table
-
     rows = Table.objects.filter(pk=table_id, status=Table.PLAYING, clock__gt=0, ended="")
     table = rows.only("clock", "deadline").first()
     if table is None:
@@ -119,8 +94,6 @@ def resume(table_id: str) -> datetime | None:
 
 def next_deadline(table_id: str) -> datetime | None:
     """The table's deadline, if its game runs on a clock."""
-    from cardtable.tables.models import Table
-
     return (
         Table.objects.filter(pk=table_id, status=Table.PLAYING, clock__gt=0)
         .values_list("deadline", flat=True)

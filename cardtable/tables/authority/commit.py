@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from cardtable.tables.authority import clocks
 from cardtable.tables.authority import state as state_builder
 from cardtable.tables.errors import TableError
-from cardtable.tables.live import broadcast
+from cardtable.tables.events import DeadlineSet, TableChanged, emit
 from cardtable.tables.models import Table
 
 # SQLite has no row locks (select_for_update is a no-op there), so one process
@@ -64,19 +64,18 @@ def save_changed(
     table.save(update_fields=[*set(fields), "deadline", "last_timeout", "version", "updated"])
     table_id, version, deadline = table.pk, table.version, table.deadline
     if match is None:
-        transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+        transaction.on_commit(lambda: emit(TableChanged(table_id, version)))
     else:  # a move: its snapshot goes with the wake (one read of the seats here, none per process)
         seats, live = state_builder.seats_with_presence(table_id)
         snap = state_builder.build(table, seats, live, match)
         transaction.on_commit(lambda: announce(snap))
     if table.clock:
-        transaction.on_commit(lambda: clocks.deadline_changed(table_id, deadline))
+        transaction.on_commit(lambda: emit(DeadlineSet(table_id, deadline)))
     return version
 
 
 def announce(snap: state_builder.Snapshot) -> None:
     """After a move's commit: this process's connections take ``snap`` as is; the wake carries it on."""
     state_builder.remember(snap)  # the next move on this version needs no read (apply_on_known)
-    # The listeners (the bot driver) may learn from it who plays the seats: state.committed_change.
-    with state_builder.committed(snap):
-        broadcast.table_changed(snap.table_id, snap.version, snapshot=snap)
+    # The snapshot tells the subscribers (the bot driver) who plays each seat: no read needed.
+    emit(TableChanged(snap.table_id, snap.version, snap))

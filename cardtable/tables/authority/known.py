@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from cardtable.tables.authority import state as state_builder
 from cardtable.tables.authority.commit import announce, no_lock, sqlite_lock
-from cardtable.tables.live import broadcast
+from cardtable.tables.events import MoveCommitting, emit
 from cardtable.tables.models import MoveRecord, Player, Table
 from games import get_game
 from games.engine import GameError
@@ -76,7 +76,7 @@ def apply_on_known(
     state_json = game.to_json(state)
     row = (match_id, last_seq + 1, seat, move, by, version + 1, list(to_act), list(events))
     new = replace(snap, version=version + 1, state_json=state_json, state=state, match=row[:2])
-    broadcast.prepare(new)  # the hub builds the seats' frames while the database commits
+    emit(MoveCommitting(new))  # the hub builds the seats' frames while the database commits
     if not _write_known(table_id, version, snap.seating, state_json, row):
         return None
     transaction.on_commit(lambda: announce(new))  # at once outside a transaction: it has committed

@@ -18,8 +18,8 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from cardtable.tables.live import broadcast
-from cardtable.tables.models import Connection, Seat, Table
+from cardtable.tables.events import TableChanged, emit
+from cardtable.tables.models import Connection, MoveRecord, Seat, Table
 
 _BOOT = secrets.token_hex(4)  # tells this run of a process from an earlier one with the same pid
 
@@ -99,7 +99,7 @@ def _reseat(table_id: str) -> None:
 def _wake(table: Table) -> None:
     # Presence does not change the version: the same version is sent again.
     table_id, version = table.pk, table.version
-    transaction.on_commit(lambda: broadcast.table_changed(table_id, version))
+    transaction.on_commit(lambda: emit(TableChanged(table_id, version)))
 
 
 def join(channel: str, table_id: str, player_id: int | None) -> datetime | None:
@@ -138,8 +138,6 @@ def stood_in(table_id: str, player_id: int, since: datetime) -> dict | None:
     The moves are their own seat's, so nothing hidden from them is in it.
     ``None`` when nothing was played for them.
     """
-    from cardtable.tables.models import MoveRecord
-
     seat = Seat.objects.filter(table_id=table_id, player_id=player_id).first()
     if seat is None:
         return None

@@ -16,7 +16,7 @@ from django.utils import timezone
 from cardtable.tables.authority.checks import check_level, seat_at, seats_of
 from cardtable.tables.authority.commit import locked_table, save_changed
 from cardtable.tables.errors import TableError
-from cardtable.tables.live import broadcast
+from cardtable.tables.events import ChatPosted, emit
 from cardtable.tables.models import ChatMessage, HiddenChat, Match, Seat, Table
 
 HIDDEN_TEXT = "(message hidden by staff)"
@@ -119,7 +119,7 @@ def hide_chat(message_id: int, user: object = None) -> ChatMessage:
         line.save(update_fields=["text"])
         notice = {**line.to_json(), "type": "chat_hidden"}
         table_id = line.table_id
-        transaction.on_commit(lambda: broadcast.chat(table_id, notice))
+        transaction.on_commit(lambda: emit(ChatPosted(table_id, notice)))
     return line
 
 

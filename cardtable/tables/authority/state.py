@@ -8,12 +8,9 @@ for ``None``. The public table summary (``table_summary``) holds no game view.
 
 from __future__ import annotations
 
-import contextvars
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cached_property
@@ -346,29 +343,6 @@ def seated_by_people(snap: Snapshot) -> bool:
     ``Table.seating`` and the locked way reads the seats under the table's lock.
     """
     return not any(seat["level"] or seat["stand_in"] for seat in snap.table["seats"])
-
-
-_COMMITTED: contextvars.ContextVar[Snapshot | None] = contextvars.ContextVar("committed", default=None)
-
-
-@contextmanager
-def committed(snap: Snapshot) -> Iterator[None]:
-    """While the listeners hear of a move (``commit.announce``), ``committed_change`` gives its snap."""
-    token = _COMMITTED.set(snap)
-    try:
-        yield
-    finally:
-        _COMMITTED.reset(token)
-
-
-def committed_change(table_id: str) -> Snapshot | None:
-    """The snapshot the change now being told to the listeners committed, if it was a move of ``table_id``.
-
-    ``None`` for every other change (a seat taken, presence, a stand-in): those
-    carry no snapshot, and a listener must read the table.
-    """
-    snap = _COMMITTED.get()
-    return snap if snap is not None and snap.table_id == table_id else None
 
 
 def table_summary(table: Table) -> dict[str, Any]:

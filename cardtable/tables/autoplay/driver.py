@@ -5,8 +5,9 @@ stand-in for a human whose grace ran out, is to act, it waits ``BOT_PAUSE``
 seconds, computes the move in a worker thread (so a slow bot never stalls the
 event loop or other tables) and makes it through ``moving.apply_move`` with the
 version it read, like any client (``take_turn``; ``playbots`` plays the same turns
-through ``play_pending``). The driver hears of changes as a listener of
-``broadcast.on_table_changed``, registered when the app starts. If a human or another process moved first the
+through ``play_pending``). The driver hears of changes, deadlines, sockets
+arriving and players going away as events (``events``), subscribed when the app
+starts (``TablesConfig.ready``). If a human or another process moved first the
 move is refused and the driver simply looks again. Nothing lives only here: after
 a restart ``resume_all`` finds every game being played in the database.
 """
@@ -25,6 +26,7 @@ from cardtable.tables.authority import clocks, presence, state
 from cardtable.tables.autoplay import ending, turns
 from cardtable.tables.autoplay.turns import Job, choose, next_job, play_pending, take_turn, think_time
 from cardtable.tables.dbthreads import db_call
+from cardtable.tables.events import DeadlineSet, SeatAway, ServerStopping, TableChanged, TableOpened
 
 log = logging.getLogger(__name__)
 
@@ -89,11 +91,31 @@ class BotDriver:
         for table_id, index, delay in graces:
             self.schedule_grace(table_id, index, delay)
 
-    def poke(self, table_id: str) -> None:
+    def on_table_changed(self, event: TableChanged) -> None:
+        """A committed change: look at the table (with the snapshot a move carries)."""
+        self.poke(event.table_id, event.snapshot)
+
+    def on_table_opened(self, event: TableOpened) -> None:
+        """A socket arrived: a table whose bots were paused plays on."""
+        self.poke(event.table_id)
+
+    def on_deadline(self, event: DeadlineSet) -> None:
+        """A clocked table's deadline: watch it (from any thread)."""
+        self.watch(event.table_id, event.deadline)
+
+    def on_seat_away(self, event: SeatAway) -> None:
+        """A seated player's last socket went: check after the grace whether a stand-in plays."""
+        self.schedule_grace(event.table_id, event.seat, event.grace)
+
+    async def on_stopping(self, event: ServerStopping) -> None:
+        """The server is stopping: let the moves being made finish, then start no other."""
+        await self.stop(event.timeout)
+
+    def poke(self, table_id: str, change: state.Snapshot | None = None) -> None:
         """Look at a table soon (thread-safe; a no-op when no loop runs in this process).
 
         After a move the driver looks at the snapshot the move committed
-        (``state.committed_change``), which is exact about who plays each seat:
+        (``change``, carried by its ``TableChanged``), which is exact about who plays each seat:
         no look at all when it shows no bot and no stand-in
         (``state.seated_by_people``), and no query for the turns when it does
         (``turns.server_turns``). Every other change (a stand-in arriving, a seat
@@ -102,7 +124,6 @@ class BotDriver:
         loop = self.loop
         if loop is None or loop.is_closed():
             return
-        change = state.committed_change(table_id)
         if change is not None and state.seated_by_people(change):
             return
         try:

@@ -18,8 +18,10 @@ this process's connections take it as is, other processes get it as JSON text
 game started, presence) make a process's connections share one read of the
 table. A connection that missed a wake gets the truth on ``sync`` or reconnect.
 
-What else must hear of a change in this process (the bot driver) subscribes with
-``on_table_changed`` at startup, so this transport knows nothing of bots.
+The authority does not call this module: it emits ``events.TableChanged``,
+``events.MoveCommitting`` and ``events.ChatPosted``, and ``TablesConfig.ready``
+subscribes the handlers below (``on_table_changed``, ``on_move_committing``,
+``on_chat``), beside the bot driver's.
 """
 
 from __future__ import annotations
@@ -31,10 +33,9 @@ from typing import Any, Protocol
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-log = logging.getLogger(__name__)
+from cardtable.tables.events import ChatPosted, MoveCommitting, TableChanged
 
-Listener = Callable[[str], None]
-_listeners: list[Listener] = []
+log = logging.getLogger(__name__)
 
 _GROUP_PREFIX = "table."
 
@@ -69,12 +70,6 @@ def use_hub(running: Callable[[], Hub | None]) -> None:
     _running_hub = running
 
 
-def on_table_changed(listener: Listener) -> None:
-    """Call ``listener(table_id)`` after every table change this process makes (once per listener)."""
-    if listener not in _listeners:
-        _listeners.append(listener)
-
-
 def group_name(table_id: str) -> str:
     """Return the channel-layer group of a table (the hubs of the processes serving it are in it)."""
     return f"{_GROUP_PREFIX}{table_id}"
@@ -86,7 +81,7 @@ def table_of(group: str) -> str | None:
 
 
 def table_changed(table_id: str, version: int, *, snapshot: Snapshot | None = None) -> None:
-    """Wake every connection of the table (from sync code, after commit) and tell the listeners.
+    """Wake every connection of the table, in this process and the others (from sync code, after commit).
 
     The connections it reaches in one process share a single read of the table
     (the hub reads once per wake). ``snapshot`` is the committed table: this process's connections take it
@@ -100,11 +95,21 @@ def table_changed(table_id: str, version: int, *, snapshot: Snapshot | None = No
         message["snapshot"] = snapshot.to_wake()
     if not _published(hub, table_id, message, snapshot):
         _send(table_id, message)
-    for listener in _listeners:
-        try:
-            listener(table_id)
-        except Exception:  # a listener's failure must not undo or hide a committed change
-            log.exception("a table-change listener failed for table %s", table_id)
+
+
+def on_table_changed(event: TableChanged) -> None:
+    """The fan-out's handler of a committed change: ``table_changed``."""
+    table_changed(event.table_id, event.version, snapshot=event.snapshot)
+
+
+def on_move_committing(event: MoveCommitting) -> None:
+    """The fan-out's handler of a move whose write is committing: ``prepare``."""
+    prepare(event.snapshot)
+
+
+def on_chat(event: ChatPosted) -> None:
+    """The fan-out's handler of a chat message: ``chat``."""
+    chat(event.table_id, event.message)
 
 
 def prepare(snapshot: Any) -> None:

@@ -26,10 +26,10 @@ from django.conf import settings
 from cardtable.tables.authority import chat, clocks, moving, presence, seating
 from cardtable.tables.authority.state import Snapshot, message_for, snapshot
 from cardtable.tables.autoplay import hints
-from cardtable.tables.autoplay.driver import driver
 from cardtable.tables.autoplay.turns import choose
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
+from cardtable.tables.events import DeadlineSet, TableOpened, emit
 from cardtable.tables.live import fanout, heartbeat, shutdown, sockets
 from cardtable.tables.models import Player, Table
 from cardtable.tables.players import ratelimit
@@ -112,7 +112,6 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         """Accept the connection, join the process's hub for the table and send the current state."""
-        driver.ensure_started()
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.player = await database_sync_to_async(player_from_scope)(self.scope)
         self.messages = TokenBucket(settings.WS_RATE, settings.WS_BURST)
@@ -149,8 +148,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
         )
         since = await asyncio.shield(self.socket.joining)
-        driver.poke(self.table_id)  # a table paused with nobody here plays on
-        driver.arm(self.table_id, await db_call(clocks.resume)(self.table_id))
+        emit(TableOpened(self.table_id))  # a table paused with nobody here plays on
+        emit(DeadlineSet(self.table_id, await db_call(clocks.resume)(self.table_id)))
         await self._send_state()
         for line in await database_sync_to_async(_recent_chat)(self.table_id):
             await self._send_json(line)

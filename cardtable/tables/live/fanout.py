@@ -54,6 +54,7 @@ from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_
 
 from cardtable.tables.authority.state import Snapshot, from_wake, remember, snapshot
 from cardtable.tables.dbthreads import db_call
+from cardtable.tables.events import DeadlineSet, emit
 from cardtable.tables.live import broadcast
 from cardtable.tables.live.broadcast import group_name, table_of
 
@@ -369,11 +370,7 @@ class Hub:
         if snap is None:
             return
         if not own and snap.clock:  # another process's change: watch its deadline here too
-            from cardtable.tables.autoplay.driver import (
-                driver,  # the driver imports the authority: import late
-            )
-
-            driver.arm(table_id, snap.deadline)
+            emit(DeadlineSet(table_id, snap.deadline))
         for conn in list(self.local.get(table_id, ())):
             frame = frames.get(conn.viewer) if frames is not None else None
             try:

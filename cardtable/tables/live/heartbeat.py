@@ -23,6 +23,7 @@ from django.conf import settings
 
 from cardtable.tables.authority import presence
 from cardtable.tables.dbthreads import db_call
+from cardtable.tables.events import SeatAway, emit
 from cardtable.tables.live import sockets
 
 log = logging.getLogger(__name__)
@@ -48,15 +49,13 @@ async def beat_once(part: int = 0, parts: int = 1) -> None:
     ``part`` of ``parts``; with the last slice, start the grace of players whose rows expired
     unnoticed (``presence.sweep``). ``beat_once()`` refreshes every open socket at once.
     """
-    from cardtable.tables.autoplay.driver import driver  # the driver imports the authority; import late
-
     sockets.reap()
     channels = [c for c in sockets.open_channels() if parts == 1 or _slice_of(c, parts) == part]
     if channels:
         await db_call(presence.heartbeat_many)(channels)
     if part == parts - 1:
         for table_id, index, grace in await db_call(presence.sweep)():
-            driver.schedule_grace(table_id, index, grace)
+            emit(SeatAway(table_id, index, grace))
 
 
 def _slice_of(channel: str, parts: int) -> int:

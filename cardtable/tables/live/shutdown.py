@@ -27,6 +27,8 @@ from typing import Any
 
 from django.conf import settings
 
+from cardtable.tables.events import ServerStopping, emit_and_wait
+
 log = logging.getLogger(__name__)
 
 # "Server restarting": the page reconnects at once. (RFC 6455's 1012 says the same, but
@@ -68,15 +70,13 @@ async def drain(timeout: float | None = None) -> int:
     Returns how many sockets it closed.
     """
     global draining, _idle
-    from cardtable.tables.autoplay.driver import driver
-
     draining = True
     timeout = settings.SHUTDOWN_GRACE if timeout is None else timeout
     _idle = asyncio.Event()
     if _in_flight:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(_idle.wait(), timeout)
-    await driver.stop(timeout)
+    await emit_and_wait(ServerStopping(timeout))
     consumers = list(_consumers)
     for consumer in consumers:
         with contextlib.suppress(Exception):

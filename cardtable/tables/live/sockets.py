@@ -27,6 +27,7 @@ from django.conf import settings
 
 from cardtable.tables.authority import presence
 from cardtable.tables.dbthreads import db_call
+from cardtable.tables.events import SeatAway, emit
 
 log = logging.getLogger(__name__)
 
@@ -112,15 +113,13 @@ async def release(sock: Socket) -> None:
             await hook()
         except Exception:  # a lost channel layer must not keep the presence row
             log.warning("releasing %s: a hook failed", sock.channel, exc_info=True)
-    from cardtable.tables.autoplay.driver import driver  # the driver imports the authority; import late
-
     try:
         away = await db_call(presence.leave)(sock.channel)
     except Exception:
         log.exception("could not remove the presence row of %s; it expires on its own", sock.channel)
         return
     if away is not None:
-        driver.schedule_grace(*away, settings.DISCONNECT_GRACE)
+        emit(SeatAway(*away, settings.DISCONNECT_GRACE))
 
 
 def count() -> int:
