@@ -11,6 +11,7 @@ from games.agram import GAME, AgramState
 from games.cards import CARD_NAMES, sort_names
 from games.engine import GameError, GameOverError, IllegalMoveError, NotYourTurnError, OptionsError
 from games.tricks import ace_high, follow_moves, trick_winner
+from tests.support.cards import laid_out, play_cards
 
 AGRAM_DECK = {r + s for s in "CDHS" for r in "A3456789T"} - {"AS"}
 
@@ -18,10 +19,12 @@ AGRAM_DECK = {r + s for s in "CDHS" for r in "A3456789T"} - {"AS"}
 def arranged(hands: list[list[str]], dealer: int = 0, target: int = 1) -> AgramState:
     """Return a game whose current deal has exactly these hands (the rest in the stock)."""
     players = len(hands)
-    data = GAME.to_json(GAME.new(players, {"target": target}, seed=0))
     held = [card for hand in hands for card in hand]
     assert len(held) == len(set(held)) and set(held) <= AGRAM_DECK
-    data.update(
+    return laid_out(
+        GAME,
+        players,
+        {"target": target},
         hands=[sort_names(h) for h in hands],
         dealt=[sort_names(h) for h in hands],
         stock=sort_names(AGRAM_DECK - set(held)),
@@ -29,16 +32,11 @@ def arranged(hands: list[list[str]], dealer: int = 0, target: int = 1) -> AgramS
         leader=(dealer + 1) % players,
         turn=(dealer + 1) % players,
     )
-    return GAME.from_json(data)
 
 
 def play(state: AgramState, *cards: str) -> list[Any]:
     """Play ``cards`` in turn order from the seat to act; return the events of the last."""
-    events: list[Any] = []
-    for card in cards:
-        (seat,) = GAME.to_act(state)
-        events = list(GAME.apply(state, seat, {"play": card}))
-    return events
+    return play_cards(GAME, state, *cards)
 
 
 # The deck and the deal

@@ -10,6 +10,7 @@ import pytest
 from games.cards import CARD_NAMES, shuffled, sort_names
 from games.engine import GameOverError, OptionsError
 from games.ninety_eight import GAME, NinetyEightState
+from tests.support.cards import laid_out, play_cards
 
 DECK = set(CARD_NAMES)
 
@@ -30,12 +31,14 @@ def arranged(
     """
     players = len(hands)
     option = lives if isinstance(lives, int) else (1 if max(lives) <= 1 else 5)
-    data = GAME.to_json(GAME.new(players, {"lives": option}, seed=0))
     held = [card for hand in hands for card in hand]
     if stock is None:
         stock = sort_names(DECK - set(held))
     assert len(held) + len(stock) == len(set(held) | set(stock)) and set(held) | set(stock) <= DECK
-    data.update(
+    return laid_out(
+        GAME,
+        players,
+        {"lives": option},
         hands=[sort_names(h) for h in hands],
         dealt=[sort_names(h) for h in hands],
         stock=list(stock),
@@ -45,16 +48,11 @@ def arranged(
         turn=(dealer + 1) % players if turn is None else turn,
         lives=[option] * players if isinstance(lives, int) else list(lives),
     )
-    return GAME.from_json(data)
 
 
 def play(state: NinetyEightState, *cards: str) -> list[Any]:
     """Play ``cards`` in turn order from the seat to act; return the events of the last."""
-    events: list[Any] = []
-    for card in cards:
-        (seat,) = GAME.to_act(state)
-        events = list(GAME.apply(state, seat, {"play": card}))
-    return events
+    return play_cards(GAME, state, *cards)
 
 
 def random_game(players: int, options: dict, seed: int, moves: int | None = None) -> NinetyEightState:

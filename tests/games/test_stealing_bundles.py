@@ -10,6 +10,7 @@ import pytest
 from games.cards import CARD_NAMES, shuffled, sort_names
 from games.engine import GameOverError, OptionsError
 from games.stealing_bundles import GAME, StealingBundlesState
+from tests.support.cards import laid_out, play_cards
 
 DECK = set(CARD_NAMES)
 
@@ -30,10 +31,12 @@ def arranged(
     players = len(hands)
     bundles = bundles or [[] for _ in hands]
     stock = stock or []
-    data = GAME.to_json(GAME.new(players, {"leftovers": leftovers}, seed=0))
     every = [c for h in hands for c in h] + [c for b in bundles for c in b] + list(pool) + stock
     assert len(every) == len(set(every)) and set(every) <= DECK
-    data.update(
+    return laid_out(
+        GAME,
+        players,
+        {"leftovers": leftovers},
         hands=[sort_names(h) for h in hands],
         dealt=[sort_names(h) for h in hands],
         bundles=[list(b) for b in bundles],
@@ -46,16 +49,11 @@ def arranged(
         last_take=None,
         last_capturer=last_capturer,
     )
-    return GAME.from_json(data)
 
 
 def play(state: StealingBundlesState, *cards: str) -> list[Any]:
     """Play ``cards`` in turn order from the seat to act; return the events of the last."""
-    events: list[Any] = []
-    for card in cards:
-        (seat,) = GAME.to_act(state)
-        events = list(GAME.apply(state, seat, {"play": card}))
-    return events
+    return play_cards(GAME, state, *cards)
 
 
 def bundles(state: StealingBundlesState) -> list[list[str]]:

@@ -12,16 +12,9 @@ from cardtable.tables.authority import presence, seating
 from cardtable.tables.models import Player, Table
 from games import GAMES
 from tests.server.helpers import cards_in
+from tests.support.http import post_json
 
 pytestmark = pytest.mark.django_db
-
-
-def post(client: HttpClient, path: str, data: object) -> object:
-    """POST JSON with the CSRF header, as the protocol asks."""
-    token = client.get("/api/session/").json()["csrf_token"]
-    return client.post(
-        path, json.dumps(data), content_type="application/json", headers={"X-CSRFToken": token}
-    )
 
 
 def error_of(response: object) -> str:
@@ -36,19 +29,19 @@ def test_a_guest_chooses_a_name() -> None:
     first = client.get("/api/session/")
     assert first.status_code == 200 and first.json()["player"] is None
     assert first.json()["csrf_token"] and "csrftoken" in first.cookies
-    made = post(client, "/api/session/", {"name": "  Ann  "})
+    made = post_json(client, "/api/session/", {"name": "  Ann  "})
     assert made.status_code == 200
     player = made.json()["player"]
     assert player["name"] == "Ann" and Player.objects.get(pk=player["id"]).name == "Ann"
     assert client.get("/api/session/").json()["player"] == player
-    renamed = post(client, "/api/session/", {"name": "Annie"}).json()["player"]
+    renamed = post_json(client, "/api/session/", {"name": "Annie"}).json()["player"]
     assert renamed == {"id": player["id"], "name": "Annie"}
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 25, "a\nb", "bell\x07", "lone\ud800", 7, None])
 def test_bad_names_are_refused(name: object) -> None:
     client = HttpClient(enforce_csrf_checks=True)
-    response = post(client, "/api/session/", {"name": name})
+    response = post_json(client, "/api/session/", {"name": name})
     assert response.status_code == 400 and error_of(response) == "bad_name"
     assert Player.objects.count() == 0
 
@@ -60,13 +53,13 @@ def test_becoming_a_guest_rotates_the_session_key() -> None:
     client.session.save()  # the key an attacker could have planted
     planted = client.session.session_key
     client.cookies["sessionid"] = planted
-    player = post(client, "/api/session/", {"name": "Ann"}).json()["player"]
+    player = post_json(client, "/api/session/", {"name": "Ann"}).json()["player"]
     assert client.cookies["sessionid"].value != planted
     assert client.get("/api/session/").json()["player"] == player
     attacker = HttpClient()
     attacker.cookies["sessionid"] = planted
     assert attacker.get("/api/session/").json()["player"] is None
-    renamed = post(client, "/api/session/", {"name": "Annie"}).json()["player"]
+    renamed = post_json(client, "/api/session/", {"name": "Annie"}).json()["player"]
     assert renamed["id"] == player["id"]
 
 
@@ -103,9 +96,9 @@ def test_games_are_listed_with_their_options() -> None:
 
 def test_creating_a_table_needs_a_player_and_valid_options() -> None:
     client = HttpClient(enforce_csrf_checks=True)
-    response = post(client, "/api/tables/", {"game": "agram"})
+    response = post_json(client, "/api/tables/", {"game": "agram"})
     assert response.status_code == 403 and error_of(response) == "no_player"
-    post(client, "/api/session/", {"name": "Ann"})
+    post_json(client, "/api/session/", {"name": "Ann"})
     for bad in [
         {"game": "chess"},
         {"game": "agram", "players": 9},
@@ -113,10 +106,10 @@ def test_creating_a_table_needs_a_player_and_valid_options() -> None:
         {"game": "agram", "options": {"target": 2}},
         {"game": "agram", "options": []},
     ]:
-        response = post(client, "/api/tables/", bad)
+        response = post_json(client, "/api/tables/", bad)
         assert response.status_code == 400 and error_of(response) == "bad_options", bad
     assert Table.objects.count() == 0
-    response = post(client, "/api/tables/", {"game": "agram"})
+    response = post_json(client, "/api/tables/", {"game": "agram"})
     assert response.status_code == 201
     table = response.json()
     assert table["url"] == f"/t/{table['id']}/" and table["ws"] == f"/ws/tables/{table['id']}/"
@@ -126,7 +119,7 @@ def test_creating_a_table_needs_a_player_and_valid_options() -> None:
     # The creator sits at seat 0 at once; the other seats wait for players or bots.
     assert [s["kind"] for s in table["seats"]] == ["human"] + ["empty"] * (table["players"] - 1)
     assert table["seats"][0]["name"] == "Ann"
-    response = post(client, "/api/tables/", {"game": "agram", "players": 3, "options": {"target": 3}})
+    response = post_json(client, "/api/tables/", {"game": "agram", "players": 3, "options": {"target": 3}})
     assert response.json()["players"] == 3 and response.json()["options"]["target"] == 3
 
 
@@ -158,7 +151,7 @@ def test_unknown_paths_and_methods_get_json_errors() -> None:
     assert response.status_code == 404 and error_of(response) == "not_found"
     response = client.delete("/api/games/")
     assert response.status_code == 405 and error_of(response) == "method_not_allowed"
-    response = post(client, "/api/session/", "not an object")
+    response = post_json(client, "/api/session/", "not an object")
     assert response.status_code == 400 and error_of(response) == "bad_request"
     token = client.get("/api/session/").json()["csrf_token"]
     response = client.post(
@@ -173,5 +166,5 @@ def test_a_logged_in_user_is_a_player() -> None:
     client.force_login(user)
     player = client.get("/api/session/").json()["player"]
     assert player["name"] == "carol" and Player.objects.get(pk=player["id"]).user == user
-    table = post(client, "/api/tables/", {"game": "agram"}).json()
+    table = post_json(client, "/api/tables/", {"game": "agram"}).json()
     assert table["host"] == "carol"

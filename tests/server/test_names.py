@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client as HttpClient
@@ -12,16 +10,9 @@ from cardtable.tables.authority import seating
 from cardtable.tables.models import ChatMessage, Player, Table
 from tests.server.conftest import Client, make_player
 from tests.server.test_errors import expect, playing_table
+from tests.support.http import post_json
 
 CYRILLIC_A = "\u0410"
-
-
-def post(client: HttpClient, data: object) -> object:
-    """POST /api/session/ with the CSRF header."""
-    token = client.get("/api/session/").json()["csrf_token"]
-    return client.post(
-        "/api/session/", json.dumps(data), content_type="application/json", headers={"X-CSRFToken": token}
-    )
 
 
 @pytest.mark.django_db
@@ -46,7 +37,7 @@ def post(client: HttpClient, data: object) -> object:
     ],
 )
 def test_names_that_imitate_hide_or_smear_are_refused(name: str) -> None:
-    response = post(HttpClient(), {"name": name})
+    response = post_json(HttpClient(), "/api/session/", {"name": name})
     assert response.status_code == 400 and response.json()["error"]["code"] == "bad_name", name
     assert Player.objects.count() == 0
 
@@ -64,7 +55,7 @@ def test_names_that_imitate_hide_or_smear_are_refused(name: str) -> None:
     ],
 )
 def test_ordinary_names_are_kept_normalised(name: str, stored: str) -> None:
-    response = post(HttpClient(), {"name": name})
+    response = post_json(HttpClient(), "/api/session/", {"name": name})
     assert response.status_code == 200 and response.json()["player"]["name"] == stored
 
 

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from cardtable.tables.models import Player, Table
+from tests.support.http import post_json
 
 pytestmark = pytest.mark.django_db
 
@@ -17,18 +18,12 @@ def nested(depth: int) -> str:
     return "[" * depth + "]" * depth
 
 
-def post(client: Client, path: str, body: str) -> object:
-    """POST raw JSON text with the CSRF header."""
-    token = client.get("/api/session/").json()["csrf_token"]
-    return client.post(path, body, content_type="application/json", headers={"X-CSRFToken": token})
-
-
 @pytest.mark.parametrize("depth", [40, 990, 5000])
 @pytest.mark.parametrize("field", ["(the body)", "name"])
 def test_nested_json_in_a_session_body_is_a_json_400(depth: int, field: str) -> None:
     client = Client(raise_request_exception=False)
     body = nested(depth) if field == "(the body)" else f'{{"name": {nested(depth)}}}'
-    response = post(client, "/api/session/", body)
+    response = post_json(client, "/api/session/", body, raw=True)
     assert response.status_code == 400, response.content[:200]
     assert response.json()["error"]["code"] in {"bad_request", "bad_name"}
     assert Player.objects.count() == 0
@@ -38,9 +33,9 @@ def test_nested_json_in_a_session_body_is_a_json_400(depth: int, field: str) -> 
 @pytest.mark.parametrize("field", ["game", "players", "options", "other"])
 def test_nested_json_in_any_field_of_a_new_table_is_a_json_400(depth: int, field: str) -> None:
     client = Client(raise_request_exception=False)
-    assert post(client, "/api/session/", json.dumps({"name": "Ann"})).status_code == 200
+    assert post_json(client, "/api/session/", json.dumps({"name": "Ann"}), raw=True).status_code == 200
     body = f'{{"game": "hearts", "{field}": {nested(depth)}}}'
-    response = post(client, "/api/tables/", body)
+    response = post_json(client, "/api/tables/", body, raw=True)
     assert response.status_code == 400, response.content[:200]
     assert response.json()["error"]["code"] == "bad_request"
     assert Table.objects.count() == 0
@@ -48,6 +43,8 @@ def test_nested_json_in_any_field_of_a_new_table_is_a_json_400(depth: int, field
 
 def test_a_body_nested_a_few_levels_is_still_read() -> None:
     client = Client()
-    post(client, "/api/session/", json.dumps({"name": "Ann"}))
-    response = post(client, "/api/tables/", json.dumps({"game": "hearts", "options": {}, "x": [[[1]]]}))
+    post_json(client, "/api/session/", json.dumps({"name": "Ann"}), raw=True)
+    response = post_json(
+        client, "/api/tables/", json.dumps({"game": "hearts", "options": {}, "x": [[[1]]]}, raw=True)
+    )
     assert response.status_code == 201

@@ -7,7 +7,6 @@ expire; the lobby lists the tables someone is at, players present first.
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -20,6 +19,7 @@ from cardtable.tables.authority import seating
 from cardtable.tables.models import ChatMessage, Connection, Player, Table
 from tests.server.conftest import Client, make_player
 from tests.server.test_errors import playing_table
+from tests.support.http import post_json
 
 
 @pytest.fixture(autouse=True)
@@ -31,18 +31,10 @@ def no_refill(settings) -> None:
     }
 
 
-def post(client: HttpClient, path: str, data: object) -> object:
-    """POST JSON with the CSRF header."""
-    token = client.get("/api/session/").json()["csrf_token"]
-    return client.post(
-        path, json.dumps(data), content_type="application/json", headers={"X-CSRFToken": token}
-    )
-
-
 def guest(name: str, address: str = "127.0.0.1") -> HttpClient:
     """A browser at ``address`` that has become a guest."""
     client = HttpClient(REMOTE_ADDR=address)
-    assert post(client, "/api/session/", {"name": name}).status_code == 200
+    assert post_json(client, "/api/session/", {"name": name}).status_code == 200
     return client
 
 
@@ -54,7 +46,7 @@ def limited(response: object) -> bool:
 @pytest.mark.django_db
 def test_one_session_cannot_create_tables_without_bound() -> None:
     ann = guest("Ann")
-    made = [post(ann, "/api/tables/", {"game": "hearts"}) for _ in range(40)]
+    made = [post_json(ann, "/api/tables/", {"game": "hearts"}) for _ in range(40)]
     assert [r.status_code for r in made[:5]] == [201] * 5
     assert all(limited(r) for r in made[5:])
     assert Table.objects.count() == 5
@@ -65,25 +57,26 @@ def test_a_player_hosts_a_bounded_number_of_open_tables(settings) -> None:
     settings.RATE_LIMITS = {}  # only the count of open tables applies here
     ann = guest("Ann")
     for _ in range(settings.OPEN_TABLES_PER_PLAYER):
-        assert post(ann, "/api/tables/", {"game": "hearts"}).status_code == 201
-    refused = post(ann, "/api/tables/", {"game": "hearts"})
+        assert post_json(ann, "/api/tables/", {"game": "hearts"}).status_code == 201
+    refused = post_json(ann, "/api/tables/", {"game": "hearts"})
     assert limited(refused) and "open tables" in refused.json()["error"]["message"]
     # A finished table no longer counts.
     Table.objects.filter(pk=Table.objects.first().pk).update(status=Table.FINISHED)
-    assert post(ann, "/api/tables/", {"game": "hearts"}).status_code == 201
+    assert post_json(ann, "/api/tables/", {"game": "hearts"}).status_code == 201
 
 
 @pytest.mark.django_db
 def test_one_address_cannot_create_tables_without_bound_from_many_sessions(settings) -> None:
     settings.OPEN_TABLES_PER_PLAYER = 100
     limit = settings.RATE_LIMITS["table"]["address"][1]
-    answers = [post(guest(f"G{i}", "10.0.0.7"), "/api/tables/", {"game": "hearts"}) for i in range(9)]
+    answers = [post_json(guest(f"G{i}", "10.0.0.7"), "/api/tables/", {"game": "hearts"}) for i in range(9)]
     answers += [
-        post(c, "/api/tables/", {"game": "agram"}) for c in [guest(f"H{i}", "10.0.0.8") for i in range(9)]
+        post_json(c, "/api/tables/", {"game": "agram"})
+        for c in [guest(f"H{i}", "10.0.0.8") for i in range(9)]
     ]
     assert all(r.status_code == 201 for r in answers)  # two addresses, nine each: within both limits
     sessions = [guest(f"S{i}", "10.0.0.9") for i in range(5)]
-    answers = [post(sessions[i % 5], "/api/tables/", {"game": "hearts"}) for i in range(30)]
+    answers = [post_json(sessions[i % 5], "/api/tables/", {"game": "hearts"}) for i in range(30)]
     assert sum(r.status_code == 201 for r in answers) == limit
     assert all(limited(r) for r in answers[int(limit) :])
 
@@ -91,14 +84,17 @@ def test_one_address_cannot_create_tables_without_bound_from_many_sessions(setti
 @pytest.mark.django_db
 def test_one_address_creates_a_bounded_number_of_guests_and_renames_are_free() -> None:
     answers = [
-        post(HttpClient(REMOTE_ADDR="10.1.1.1"), "/api/session/", {"name": f"G{i}"}) for i in range(30)
+        post_json(HttpClient(REMOTE_ADDR="10.1.1.1"), "/api/session/", {"name": f"G{i}"}) for i in range(30)
     ]
     assert [r.status_code for r in answers[:10]] == [200] * 10
     assert all(limited(r) for r in answers[10:])
     assert Player.objects.count() == 10
-    assert post(HttpClient(REMOTE_ADDR="10.1.1.2"), "/api/session/", {"name": "Elsewhere"}).status_code == 200
+    assert (
+        post_json(HttpClient(REMOTE_ADDR="10.1.1.2"), "/api/session/", {"name": "Elsewhere"}).status_code
+        == 200
+    )
     ann = guest("Ann", "10.1.1.3")
-    assert all(post(ann, "/api/session/", {"name": f"Ann{i}"}).status_code == 200 for i in range(20))
+    assert all(post_json(ann, "/api/session/", {"name": f"Ann{i}"}).status_code == 200 for i in range(20))
 
 
 def spoofed(table_id: str, cookie: str | None, address: str) -> Client:
@@ -159,12 +155,12 @@ async def test_sync_is_limited_per_player_and_per_address(settings) -> None:
 def test_the_lobby_lists_tables_someone_is_at_with_players_first(settings) -> None:
     settings.RATE_LIMITS, settings.OPEN_TABLES_PER_PLAYER = {}, 1000
     bob = guest("Bob")
-    post(bob, "/api/tables/", {"game": "agram"})
+    post_json(bob, "/api/tables/", {"game": "agram"})
     busy = Table.objects.get()
     Connection.objects.create(channel="bob-1", table=busy, player=Player.objects.get(), seen=timezone.now())
     flood = guest("Flood")
     for _ in range(120):  # newer than Bob's, nobody at them: not tables to join or watch
-        assert post(flood, "/api/tables/", {"game": "hearts"}).status_code == 201
+        assert post_json(flood, "/api/tables/", {"game": "hearts"}).status_code == 201
     watched = Table.objects.filter(game="hearts").order_by("created").first()
     Connection.objects.create(channel="watcher-1", table=watched, player=None, seen=timezone.now())
     listed = HttpClient().get("/api/tables/").json()
