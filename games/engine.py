@@ -386,6 +386,22 @@ def noted_deal(
     return [*history, {"deal": deal, "points": points, "scores": list(scores), **extra}]
 
 
+def ranks_of(scores: Sequence[float], lowest_wins: bool) -> list[int]:
+    """Return each seat's rank, 0 for the best; equal scores share the better rank.
+
+    CardStock's ``FindRanks``: scores [5, 9, 9, 1] with the highest winning give
+    [2, 0, 0, 3].
+    """
+    order = sorted(range(len(scores)), key=lambda seat: scores[seat], reverse=not lowest_wins)
+    ranks = [0] * len(scores)
+    for place, seat in enumerate(order):
+        if place and scores[seat] == scores[order[place - 1]]:
+            ranks[seat] = ranks[order[place - 1]]
+        else:
+            ranks[seat] = place
+    return ranks
+
+
 def winners_of(scores: Sequence[int], lowest_wins: bool = False) -> list[int]:
     """Return every seat that shares the best score."""
     best = min(scores) if lowest_wins else max(scores)
