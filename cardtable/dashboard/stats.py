@@ -22,6 +22,7 @@ from cardtable.dashboard.models import GameSummary
 from cardtable.tables.models import Match
 from cardtable.tables.replay import ReplayError, require_finished, walk
 from games import get_game
+from games.engine import winners_of
 
 
 def lowest_wins(game_id: str) -> bool:
@@ -31,8 +32,7 @@ def lowest_wins(game_id: str) -> bool:
 
 def sole_leader(scores: Sequence[float], lowest: bool) -> int | None:
     """Return the seat with the strictly best score, or ``None`` when the best is shared."""
-    best = min(scores) if lowest else max(scores)
-    leaders = [seat for seat, score in enumerate(scores) if score == best]
+    leaders = winners_of(scores, lowest)
     return leaders[0] if len(leaders) == 1 else None
 
 

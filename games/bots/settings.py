@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.bots.search import Policy, Reward
-from games.engine import Game, GameInfo, Move
+from games.engine import Game, Move
 
 Opening = Callable[[Game, Any, int, random.Random], Move | None]
 
@@ -30,8 +30,3 @@ class GameSettings:
     exploration: float = 0.7
     budgets: dict[str, tuple[int, float]] = field(default_factory=dict)
     opening: Opening | None = None
-
-
-def score_sign(info: GameInfo) -> float:
-    """Return +1 where a higher score is better, -1 where the lowest wins (read from ``info``)."""
-    return -1.0 if info.low_score_wins else 1.0
