@@ -17,6 +17,7 @@ from cardtable.tables.identity import SESSION_KEY, player_for
 from cardtable.tables.models import Player, Table
 from cardtable.tables.state import table_summary
 from games import catalog
+from games.bots import LEVELS
 
 STATUS = {
     "not_found": 404,
@@ -122,7 +123,16 @@ def session(request: HttpRequest) -> JsonResponse:
 @api("GET")
 def games(request: HttpRequest) -> JsonResponse:
     """List the games and their options."""
-    return JsonResponse([game.info.to_json() for game in catalog()], safe=False)
+    return JsonResponse(game_listing(), safe=False)
+
+
+def game_listing() -> list[dict[str, Any]]:
+    """Return every game as ``GET /api/games/`` lists it: its ``GameInfo`` and the bot levels to seat.
+
+    The pages read the same list at once (``cardtable/web/views.py``), so the page's
+    "Fill with bots" offers the levels the server accepts.
+    """
+    return [{**game.info.to_json(), "bot_levels": list(LEVELS)} for game in catalog()]
 
 
 @api("GET", "POST")

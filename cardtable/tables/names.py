@@ -20,6 +20,8 @@ import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
+from games.bots import LEVELS
+
 MAX_NAME = 24
 MAX_MARKS = 3  # combining marks in a row: enough for any script, not for a smear
 
@@ -29,7 +31,6 @@ INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
 CHAT_FORMAT_OK = frozenset("\u200c\u200d")
 
 RESERVED = ("bot", "system", "server", "admin", "staff", "moderator", "cardtable", "standin")
-BOT_LEVELS = ("random", "easy", "normal", "hard")
 
 
 def _confusables_table() -> dict[int, str]:
@@ -104,7 +105,7 @@ def skeleton(name: str) -> str:
 
 _RESERVED_SHAPES = frozenset(skeleton(word) for word in RESERVED)
 _SYSTEM, _BOT = skeleton("system"), skeleton("bot")
-_LEVEL_SHAPES = tuple(skeleton(level) for level in BOT_LEVELS)
+_LEVEL_SHAPES = tuple(skeleton(level) for level in LEVELS)
 # A bot's seat is "Bot 2": digits, some of which look like letters (1 as l, 0 as O).
 _DIGIT_SHAPES = frozenset("".join(skeleton(digit) for digit in "0123456789"))
 

@@ -1,4 +1,5 @@
-"""The shape of one game's bot settings; each game states its own in ``games/<game>/bots.py``."""
+"""The bot levels, and the shape of one game's bot settings (each game states its own in
+``games/<game>/bots.py``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,14 @@ from games.bots.search import Policy, Reward
 from games.engine import Game, Move
 
 Opening = Callable[[Game, Any, int, random.Random], Move | None]
+
+# The bot levels, weakest first: the one list. The server checks a level against it,
+# GET /api/games/ serves it (``bot_levels``) and the page offers it; the dashboard
+# orders its rows by it. Here, not in the package's __init__: ``levels`` needs it
+# too, and the package imports ``levels``.
+LEVELS = ("random", "easy", "normal", "hard")
+# The levels that search over sampled deals, each with a budget in ``GameSettings.budgets``.
+SEARCH_LEVELS = LEVELS[2:]
 
 
 @dataclass

@@ -1,19 +1,24 @@
-"""Facts stated once: which score is best.
+"""Facts stated once: the bot levels, and which score is best.
 
+The bot levels are ``games.bots.LEVELS`` (``games/bots/settings.py``); every other
+place reads that list (the server, ``GET /api/games/``, the page, the dashboard).
 Which score is best is ``GameInfo.low_score_wins``, read through ``GameInfo``'s
-``score_sign``, ``ranks`` and ``winners``. A place that works the best score out its own
-way fails here.
+``score_sign``, ``ranks`` and ``winners``. A place that states either again, or
+works the best score out its own way, fails here.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
 import pytest
 
 from cardtable.dashboard import stats
+from cardtable.tables import names
 from games import GAMES
+from games.bots import LEVELS
 from games.bots.levels import settings_for
 from games.engine import Game
 from games.recycle import library, load
@@ -27,6 +32,29 @@ SUFFIXES = (".py", ".js", ".html")
 def code_files() -> list[Path]:
     """Every source file of the project, tests left out (they state what they expect on their own)."""
     return sorted(path for folder in CODE for path in (ROOT / folder).rglob("*") if path.suffix in SUFFIXES)
+
+
+def listing_levels(text: str) -> bool:
+    """Whether a text lists two bot levels in a row (``"random", "easy"``): a list of its own."""
+    quoted = [rf"""["']{re.escape(level)}["']""" for level in LEVELS]
+    return any(re.search(rf"{a}\s*,\s*{b}", text) for a, b in itertools.pairwise(quoted))
+
+
+def test_the_bot_levels_are_listed_once() -> None:
+    listing = [str(p.relative_to(ROOT)) for p in code_files() if listing_levels(p.read_text())]
+    assert listing == ["games/bots/settings.py"]
+
+
+def test_the_scan_sees_a_list_of_levels() -> None:
+    assert listing_levels('const LEVELS = ["random", "easy", "normal", "hard"];')
+    assert listing_levels("order = ['normal', 'hard']")
+    assert not listing_levels('budgets={"normal": (220, 0.25), "hard": (900, 1.0)}')
+
+
+def test_a_name_may_not_pass_for_a_bot_of_any_level() -> None:
+    for level in LEVELS:
+        with pytest.raises(names.BadText):
+            names.clean_name(f"Bot ({level})")
 
 
 def test_only_the_game_info_reads_which_way_scores_win() -> None:
