@@ -42,7 +42,7 @@ from typing import TextIO
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import GAMES
-from games.bots import make_bot
+from games.bots import LEVELS, make_bot
 from games.engine import Game
 
 
@@ -197,7 +197,7 @@ def print_table(game_id: str, setup: Setup, rows: list[dict], out: TextIO = sys.
             times.setdefault(level, []).extend(values)
     print("\n| level | decisions | think p50 (ms) | think p95 (ms) | CPU p50 (ms) | CPU p95 (ms) |", file=out)
     print("| --- | --- | --- | --- | --- | --- |", file=out)
-    for level in ("random", "easy", "normal", "hard"):
+    for level in LEVELS:
         if level in times:
             wall, cpu = times[level], times[level + " cpu"]
             figures = " | ".join(f"{percentile(v, q) * 1e3:.2f}" for v in (wall, cpu) for q in (0.5, 0.95))

@@ -157,7 +157,18 @@ class GameInfo:
             "experimental": self.experimental,
         }
 
-    def winners(self, scores: Sequence[int]) -> list[int]:
+    def score_sign(self) -> int:
+        """Return +1 where the highest score wins, -1 where the lowest does (Hearts).
+
+        A score times the sign is larger the better it is: the bots' rewards use it.
+        """
+        return score_sign(self.low_score_wins)
+
+    def ranks(self, scores: Sequence[float]) -> list[int]:
+        """Return each seat's rank, 0 for the best score; equal scores share the better rank."""
+        return ranks_of(scores, self.low_score_wins)
+
+    def winners(self, scores: Sequence[float]) -> list[int]:
         """Return every seat that shares the best score, the best being the lowest where it wins."""
         return winners_of(scores, lowest_wins=self.low_score_wins)
 
@@ -386,10 +397,35 @@ def noted_deal(
     return [*history, {"deal": deal, "points": points, "scores": list(scores), **extra}]
 
 
-def winners_of(scores: Sequence[int], lowest_wins: bool = False) -> list[int]:
-    """Return every seat that shares the best score."""
-    best = min(scores) if lowest_wins else max(scores)
-    return [seat for seat, score in enumerate(scores) if score == best]
+def score_sign(lowest_wins: bool) -> int:
+    """Return +1 where the highest score wins, -1 where the lowest does.
+
+    The one place a direction of scoring becomes an order: ``ranks_of``, ``winners_of``
+    and ``GameInfo``'s ``score_sign``, ``ranks`` and ``winners`` all read it.
+    """
+    return -1 if lowest_wins else 1
+
+
+def ranks_of(scores: Sequence[float], lowest_wins: bool = False) -> list[int]:
+    """Return each seat's rank, 0 for the best; equal scores share the better rank.
+
+    CardStock's ``FindRanks``: scores [5, 9, 9, 1] with the highest winning give
+    [2, 0, 0, 3]. A game's own are ``GameInfo.ranks``.
+    """
+    sign = score_sign(lowest_wins)
+    order = sorted(range(len(scores)), key=lambda seat: -sign * scores[seat])
+    ranks = [0] * len(scores)
+    for place, seat in enumerate(order):
+        if place and scores[seat] == scores[order[place - 1]]:
+            ranks[seat] = ranks[order[place - 1]]
+        else:
+            ranks[seat] = place
+    return ranks
+
+
+def winners_of(scores: Sequence[float], lowest_wins: bool = False) -> list[int]:
+    """Return every seat that shares the best score (rank 0). A game's own are ``GameInfo.winners``."""
+    return [seat for seat, rank in enumerate(ranks_of(scores, lowest_wins)) if rank == 0]
 
 
 def deal_record(

@@ -22,6 +22,8 @@ from cardtable.dashboard.models import GameSummary
 from cardtable.tables.models import Match
 from cardtable.tables.replay import ReplayError, require_finished, walk
 from games import get_game
+from games.bots import LEVELS
+from games.engine import winners_of
 
 
 def lowest_wins(game_id: str) -> bool:
@@ -31,8 +33,7 @@ def lowest_wins(game_id: str) -> bool:
 
 def sole_leader(scores: Sequence[float], lowest: bool) -> int | None:
     """Return the seat with the strictly best score, or ``None`` when the best is shared."""
-    best = min(scores) if lowest else max(scores)
-    leaders = [seat for seat, score in enumerate(scores) if score == best]
+    leaders = winners_of(scores, lowest)
     return leaders[0] if len(leaders) == 1 else None
 
 
@@ -243,7 +244,7 @@ def bot_level_results() -> tuple[list[str], list[dict[str, Any]]]:
                 cell[0] += 1
                 cell[1] += 1 / len(winners) if seat["seat"] in winners else 0.0
                 cell[2] += 1 / players
-    order = ["random", "easy", "normal", "hard", "human", "left"]
+    order = [*LEVELS, "human", "left"]
     rows = []
     for level in sorted(table, key=lambda x: order.index(x) if x in order else len(order)):
         cells = {

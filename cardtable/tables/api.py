@@ -19,6 +19,7 @@ from cardtable.tables.models import Player, Table
 from cardtable.tables.players import names, ratelimit
 from cardtable.tables.players.identity import SESSION_KEY, player_for
 from games import catalog
+from games.bots import LEVELS
 
 STATUS = {
     "not_found": 404,
@@ -124,7 +125,16 @@ def session(request: HttpRequest) -> JsonResponse:
 @api("GET")
 def games(request: HttpRequest) -> JsonResponse:
     """List the games and their options."""
-    return JsonResponse([game.info.to_json() for game in catalog()], safe=False)
+    return JsonResponse(game_listing(), safe=False)
+
+
+def game_listing() -> list[dict[str, Any]]:
+    """Return every game as ``GET /api/games/`` lists it: its ``GameInfo`` and the bot levels to seat.
+
+    The pages read the same list at once (``cardtable/web/views.py``), so the page's
+    "Fill with bots" offers the levels the server accepts.
+    """
+    return [{**game.info.to_json(), "bot_levels": list(LEVELS)} for game in catalog()]
 
 
 @api("GET", "POST")

@@ -3,10 +3,10 @@
 Channels' ``database_sync_to_async`` is thread-sensitive by default: every call
 of the process runs, one after another, on a single thread, and under load the
 moves queue behind each other's round trips to the database
-(docs/performance.md). On PostgreSQL, calls that are their own transaction
+(docs/performance.md, "The move path"). On PostgreSQL, calls that are their own transaction
 (reads of a snapshot, ``moving.apply_move`` with its row lock, the presence
 heartbeat) run in parallel on a small pool instead. SQLite keeps the single
-thread: it has one writer, no row locks, and ``services`` serialises its table
+thread: it has one writer, no row locks, and ``commit.locked_table`` serialises its table
 transactions in-process.
 
 Why not ``sync_to_async(thread_sensitive=False)``: Django keeps its connections
@@ -88,7 +88,7 @@ def close_request_connections(**kwargs: Any) -> None:
     storage: a persistent one (``CONN_MAX_AGE``) is never reused, and once the
     thread ends it stays open until the collector frees its wrapper (a reference
     cycle). 1,000 players arriving left dozens of PostgreSQL connections open
-    that way (docs/performance.md). Connected to ``request_finished`` for
+    that way (docs/performance.md, "What limits it now"). Connected to ``request_finished`` for
     ``ASGIHandler`` only: the websockets' calls and the pool keep theirs.
     """
     for conn in connections.all(initialized_only=True):

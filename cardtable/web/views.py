@@ -9,12 +9,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from games import catalog
+from cardtable.tables.api import game_listing
 
 
 def games_info() -> list[dict[str, Any]]:
     """Return every game as ``/api/games/`` lists it, for the page to read at once."""
-    return [game.info.to_json() for game in catalog()]
+    return game_listing()
 
 
 def _say(value: Any) -> str:
@@ -22,6 +22,13 @@ def _say(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value).replace("_", " ")
+
+
+def in_words(names: list[str]) -> str:
+    """Names as a sentence lists them: ``Agram, Cribbage and Hearts``."""
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def option_chips(game: dict[str, Any]) -> list[str]:
@@ -38,7 +45,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby: a name, the games, a new table, the open tables."""
     games = games_info()
     listed = [{**game, "chips": option_chips(game)} for game in games]
-    return render(request, "lobby.html", {"games": games, "listed": listed})
+    # The site's own games, named in the welcome; staff's experimental ones are only listed.
+    names = in_words([game["name"] for game in games if not game["experimental"]])
+    return render(request, "lobby.html", {"games": games, "listed": listed, "game_names": names})
 
 
 @ensure_csrf_cookie

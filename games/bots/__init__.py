@@ -9,9 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
+from games.bots.settings import LEVELS
 from games.engine import Game, GameError, Move
-
-LEVELS = ("random", "easy", "normal", "hard")
 
 
 class Bot(Protocol):

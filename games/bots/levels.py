@@ -35,7 +35,7 @@ from typing import Any
 
 from games import GAMES
 from games.bots.search import Policy, SearchBot, SearchConfig
-from games.bots.settings import GameSettings, Opening
+from games.bots.settings import LEVELS, SEARCH_LEVELS, GameSettings, Opening
 from games.engine import Game, GameError, Move
 
 # Each game's settings, from its folder (``games/<game>/bots.py``).
@@ -129,9 +129,9 @@ def make(
     """Return a bot of ``level`` (``easy``, ``normal``, ``hard``) for ``game``."""
     if level == "easy":
         return EasyBot(game, seed)
-    if level in ("normal", "hard"):
+    if level in SEARCH_LEVELS:
         settings = settings_for(game)
         opening = settings.opening
         config = search_config(game, level, playouts, max_seconds, playout_scale)
         return LevelBot(game, config, seed, opening, level)
-    raise GameError(f"there is no bot level {level!r} (known: random, easy, normal, hard)")
+    raise GameError(f"there is no bot level {level!r} (known: {', '.join(LEVELS)})")

@@ -90,13 +90,12 @@ def winner_reward(before: Sequence[float], after: Sequence[float]) -> list[float
     return out
 
 
-def best_reward(lowest_wins: bool) -> Reward:
+def best_reward(sign: float) -> Reward:
     """Reward a seat 0.8 for sharing the best final score, plus up to 0.2 by its place between worst and best.
 
     For games known only by their description (RECYCLE), where no scale of a
-    score is known in advance: ``lowest_wins`` says which way is best.
+    score is known in advance: ``sign`` (``GameInfo.score_sign``) says which way is best.
     """
-    sign = -1.0 if lowest_wins else 1.0
 
     def reward(before: Sequence[float], after: Sequence[float]) -> list[float]:
         values = [sign * a for a in after]

@@ -1,4 +1,5 @@
-"""The shape of one game's bot settings; each game states its own in ``games/<game>/bots.py``."""
+"""The bot levels, and the shape of one game's bot settings (each game states its own in
+``games/<game>/bots.py``)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.bots.search import Policy, Reward
-from games.engine import Game, GameInfo, Move
+from games.engine import Game, Move
 
 Opening = Callable[[Game, Any, int, random.Random], Move | None]
+
+# The bot levels, weakest first: the one list. The server checks a level against it,
+# GET /api/games/ serves it (``bot_levels``) and the page offers it; the dashboard
+# orders its rows by it. Here, not in the package's __init__: ``levels`` needs it
+# too, and the package imports ``levels``.
+LEVELS = ("random", "easy", "normal", "hard")
+# The levels that search over sampled deals, each with a budget in ``GameSettings.budgets``.
+SEARCH_LEVELS = LEVELS[2:]
 
 
 @dataclass
@@ -30,8 +39,3 @@ class GameSettings:
     exploration: float = 0.7
     budgets: dict[str, tuple[int, float]] = field(default_factory=dict)
     opening: Opening | None = None
-
-
-def score_sign(info: GameInfo) -> float:
-    """Return +1 where a higher score is better, -1 where the lowest wins (read from ``info``)."""
-    return -1.0 if info.low_score_wins else 1.0

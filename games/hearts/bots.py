@@ -1,13 +1,13 @@
 """Hearts' bot settings: the easy player also chooses the pass (``opening``) for the search levels."""
 
 from games.bots.search import relative_reward
-from games.bots.settings import GameSettings, score_sign
+from games.bots.settings import GameSettings
 from games.hearts import easy
 from games.hearts.game import GAME
 
 SETTINGS = GameSettings(
     easy=easy.choose,
-    reward=relative_reward(score_sign(GAME.info), 26.0),
+    reward=relative_reward(GAME.info.score_sign(), 26.0),
     budgets={"normal": (220, 0.25), "hard": (900, 1.0)},
     opening=easy.opening,
 )

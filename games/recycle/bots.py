@@ -18,7 +18,7 @@ def settings(info: GameInfo) -> GameSettings:
     """Return the bots' settings for a RECYCLE game described by ``info``."""
     return GameSettings(
         easy=policy.choose,
-        reward=best_reward(info.low_score_wins),
+        reward=best_reward(info.score_sign()),
         stop_at_deal=False,
         budgets={"normal": (200, 0.25), "hard": (800, 1.0)},
     )

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import Game
-from games.stats.heuristics import ranks_of
 from games.stats.players import Estimate, RandomPlayer, SearchPlayer
 
 KINDS = ("random", "one_search", "all_search")
@@ -56,7 +55,7 @@ def play(
         seat = game.to_act(state)[0]
         choices.append(len(game.legal_moves(state, seat)))
         game.advance(state, seat, seats[seat].choose(state, seat))
-    ranks = ranks_of(game.result(state)["scores"], game.info.low_score_wins)
+    ranks = game.info.ranks(game.result(state)["scores"])
     return GameRecord(choices, ranks, first if first is not None else 0, estimates)
 
 

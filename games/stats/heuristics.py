@@ -10,21 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-
-def ranks_of(scores: Sequence[float], lowest_wins: bool) -> list[int]:
-    """Return each seat's rank, 0 for the best; equal scores share the better rank.
-
-    CardStock's ``FindRanks``: scores [5, 9, 9, 1] with the highest winning give
-    [2, 0, 0, 3].
-    """
-    order = sorted(range(len(scores)), key=lambda seat: scores[seat], reverse=not lowest_wins)
-    ranks = [0] * len(scores)
-    for place, seat in enumerate(order):
-        if place and scores[seat] == scores[order[place - 1]]:
-            ranks[seat] = ranks[order[place - 1]]
-        else:
-            ranks[seat] = place
-    return ranks
+from games.engine import ranks_of as ranks_of  # the order of scores is the games' own, stated in the engine
 
 
 def rank_estimate(mean_rank: float, players: int) -> float:

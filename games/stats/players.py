@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import Game, Move
-from games.stats.heuristics import rank_estimate, ranks_of
+from games.stats.heuristics import rank_estimate
 
 
 @dataclass
@@ -40,7 +40,7 @@ class SearchPlayer:
 
     def final_ranks(self, state: Any) -> list[int]:
         """Return each seat's rank (0 best) in a finished game."""
-        return ranks_of(self.game.result(state)["scores"], self.game.info.low_score_wins)
+        return self.game.info.ranks(self.game.result(state)["scores"])
 
     def playout(self, state: Any, seat: int, move: Move) -> list[int]:
         """Play ``move`` on a sampled deal, then random moves to the end; return the ranks."""

@@ -4,8 +4,6 @@
 import { backSvg, cardList, cardShort, tableCard } from "./cards.js";
 import { h, seatName, seatPoint } from "./layout.js";
 
-const LEVELS = ["random", "easy", "normal", "hard"];
-
 function backsNode(count, name) {
   const box = h("div", { class: "backs", role: "img", "aria-label": `${name} holds ${count} card${count === 1 ? "" : "s"}` });
   const shown = Math.min(count, 7);
@@ -52,12 +50,16 @@ function controls(ctx, info, send) {
   return box.childElementCount ? box : null;
 }
 
-/** The host's "Fill with bots" control: a level and one button that fills every empty seat. */
+/**
+ * The host's "Fill with bots" control: a level and one button that fills every empty seat.
+ * The levels are the game's `bot_levels` (GET /api/games/), the ones the server accepts.
+ */
 export function fillControl(ctx, send) {
   const empty = ctx.table.seats.filter((s) => s.kind === "empty");
-  if (!ctx.you.host || ctx.table.status !== "waiting" || !empty.length) return null;
+  const levels = ctx.info ? ctx.info.bot_levels : [];
+  if (!ctx.you.host || ctx.table.status !== "waiting" || !empty.length || !levels.length) return null;
   const select = h("select", { id: "fill-level", class: "level" });
-  for (const level of LEVELS) select.add(new Option(level, level, level === "normal", level === "normal"));
+  for (const level of levels) select.add(new Option(level, level, level === "normal", level === "normal"));
   const fill = () => {
     for (const info of ctx.table.seats) if (info.kind === "empty") send({ type: "bot", seat: info.seat, level: select.value });
   };

@@ -99,6 +99,8 @@ class DaphneServer:
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen | None = None
     log_path: Path | None = None
+    # Daphne's own options, such as ["--proxy-headers"] (the docs' deployments run it with that).
+    args: list[str] = field(default_factory=list)
 
     @property
     def base(self) -> str:
@@ -157,6 +159,7 @@ class DaphneServer:
                 "127.0.0.1",
                 "-p",
                 str(self.port),
+                *self.args,
                 "cardtable.asgi:application",
             ],
             cwd=ROOT,

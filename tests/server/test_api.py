@@ -9,8 +9,11 @@ from django.contrib.auth.models import User
 from django.test import Client as HttpClient
 
 from cardtable.tables.authority import presence, seating
+from cardtable.tables.authority.state import table_summary
 from cardtable.tables.models import Player, Table
 from games import GAMES
+from games.bots import LEVELS
+from tests.server.conftest import make_player
 from tests.server.helpers import cards_in
 from tests.support.http import post_json
 
@@ -87,11 +90,23 @@ def test_games_are_listed_with_their_options() -> None:
             "how_to_play",
             "glossary",
             "experimental",
+            "bot_levels",
         }
         assert game["experimental"] is False
         assert all({"default", "choices", "help", "choice_help"} <= set(o) for o in game["options"].values())
-        assert game == GAMES[game["id"]].info.to_json()
+        assert game == {**GAMES[game["id"]].info.to_json(), "bot_levels": list(LEVELS)}
     assert [g["id"] for g in games if g["low_score_wins"]] == ["hearts"]
+
+
+def test_the_bot_levels_listed_are_the_levels_a_host_may_seat() -> None:
+    listed = {g["id"]: g["bot_levels"] for g in HttpClient().get("/api/games/").json()}
+    assert listed == {game_id: list(LEVELS) for game_id in GAMES}
+    ann, _ = make_player("Ann")
+    table = seating.create_table(ann, "hearts", 4, {}, seated=False)
+    for seat, level in enumerate(listed["hearts"]):
+        seating.add_bot(table.pk, ann, seat, level)
+    seats = table_summary(Table.objects.get(pk=table.pk))["seats"]
+    assert [(s["kind"], s["level"]) for s in seats] == [("bot", level) for level in LEVELS]
 
 
 def test_creating_a_table_needs_a_player_and_valid_options() -> None:

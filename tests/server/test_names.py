@@ -6,7 +6,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client as HttpClient
 
-from cardtable.tables.authority import seating
+from cardtable.tables.authority import chat, seating
 from cardtable.tables.models import ChatMessage, Player, Table
 from tests.server.conftest import Client, make_player
 from tests.server.test_errors import expect, playing_table
@@ -34,6 +34,17 @@ CYRILLIC_A = "\u0410"
         "An\u200bn",  # zero-width space
         "Ann\x1b[31m",
         "tab\there",
+        # Compared by their Unicode confusable skeleton after NFKC (UTS #39):
+        "\uff22\uff4f\uff54 1",  # full-width "Bot" and a 1, which looks like l
+        "Adm\u0131n",  # dotless i
+        "Bot 1",
+        "B0t 0",
+        "\U0001d401\U0001d428\U0001d42d 3",  # mathematical bold "Bot"
+        "\u15f7ot 2",  # Canadian syllabics KHE, drawn as B
+        "\ua4e2ystem",  # Lisu letter S
+        "St\u0430ff",  # Cyrillic a
+        "ST\u0391FF",  # Greek capital alpha
+        "M\u043ederator",  # Cyrillic o
     ],
 )
 def test_names_that_imitate_hide_or_smear_are_refused(name: str) -> None:
@@ -52,6 +63,10 @@ def test_names_that_imitate_hide_or_smear_are_refused(name: str) -> None:
         ("Jean-Luc O'Brien", "Jean-Luc O'Brien"),
         ("Bottom", "Bottom"),
         ("Botany Bay", "Botany Bay"),
+        ("Robot 1", "Robot 1"),
+        ("Iris Admiral", "Iris Admiral"),
+        ("\uff2a\uff4f", "\uff2a\uff4f"),  # full-width letters are kept as typed
+        ("\u0130lkay", "\u0130lkay"),
     ],
 )
 def test_ordinary_names_are_kept_normalised(name: str, stored: str) -> None:
@@ -85,6 +100,21 @@ async def test_look_alike_names_at_a_table_are_told_apart_in_seats_and_chat() ->
     assert (await first.until(lambda m: m["type"] == "chat" and m["text"] == "I am Ann"))[
         "name"
     ] == "ANN (watching)"
+
+
+@pytest.mark.django_db
+def test_names_that_look_alike_after_nfkc_and_confusables_are_told_apart_at_a_table() -> None:
+    # Full width, a capital I for an l, a dotless i: each looks like "Bill".
+    people = [make_player(n) for n in ("Bill", "\uff22\uff49\uff4c\uff4c", "BiIl", "B\u0131ll")]
+    table = seating.create_table(people[0][0], "hearts", 4, {})
+    for seat, (player, _) in enumerate(people):
+        seating.sit(table.pk, player, seat)
+    seats = [s["name"] for s in HttpClient().get(f"/api/tables/{table.pk}/").json()["seats"]]
+    assert seats == ["Bill", "\uff22\uff49\uff4c\uff4c (2)", "BiIl (3)", "B\u0131ll (4)"]
+    seated = list(table.seats.select_related("player"))
+    assert chat.chat_name(people[3][0], seated) == "B\u0131ll (4)"
+    watcher, _ = make_player("\u15f7ill")  # Canadian syllabics KHE, drawn as B
+    assert chat.chat_name(watcher, seated) == "\u15f7ill (watching)"
 
 
 @pytest.mark.django_db(transaction=True)

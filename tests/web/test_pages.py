@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from cardtable.web.views import option_chips
+import re
+
+from cardtable.web.views import in_words, option_chips
 from games import GAMES
 
 
@@ -36,3 +38,17 @@ def test_option_chips_read_as_words():
     assert "first trick points: no" in chips
     assert "first lead: two of clubs" in chips
     assert not any(chip.startswith("preset") for chip in chips)
+
+
+def test_the_lobby_welcome_names_the_games_of_the_registry(client, db):
+    html = client.get("/").content.decode()
+    welcome = re.search(r'<section class="hero">.*?<p>(.*?)</p>', html, re.S).group(1)
+    names = [game.info.name for game in GAMES.values()]
+    assert f"bots. {', '.join(names[:-1])} and {names[-1]}. Each table" in welcome
+
+
+def test_names_in_words():
+    assert in_words(["Agram", "Cribbage", "Hearts"]) == "Agram, Cribbage and Hearts"
+    assert in_words(["Agram", "Hearts"]) == "Agram and Hearts"
+    assert in_words(["Hearts"]) == "Hearts"
+    assert in_words([]) == ""

@@ -4,7 +4,7 @@ Django binds parameters on the client and turns psycopg's prepared statements
 off (``prepare_threshold=None``), for poolers that cannot keep them. The
 known-version move (``known._write_known``) is one statement run on every
 move, and after a pause PostgreSQL spends about 0.45 ms of its 1.7 ms parsing
-and planning it again (docs/performance.md, "A fifth look"). This cursor binds
+and planning it again (docs/performance.md, "The move path"). This cursor binds
 on the server and prepares every statement it runs, once per connection, while
 Django's own cursors stay as they are. A pooler in front of PostgreSQL must
 then keep prepared statements (pgbouncer 1.21 or later with

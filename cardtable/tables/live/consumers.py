@@ -173,8 +173,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
         Channels waits on its sources with a fresh task per message and
         ``asyncio.wait``, which costs every incoming frame two or three more turns
-        of the event loop before its handler runs (docs/performance.md, "A fifth
-        look"). With the client as the only source, a plain loop does the same.
+        of the event loop before its handler runs (docs/performance.md, "The move
+        path"). With the client as the only source, a plain loop does the same.
         """
         self.scope = scope
         self.channel_layer = None

