@@ -18,19 +18,16 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
 
 import pytest
+
+from tests.support.daphne import free_port, log_tail, start_daphne, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
@@ -51,13 +48,6 @@ PHONE = {
     "has_touch": True,
     "device_scale_factor": 2,
 }
-
-
-def free_port() -> int:
-    """Return a loopback TCP port nothing listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class LiveServer:
@@ -105,48 +95,16 @@ class LiveServer:
 
     def start(self, timeout: float = 40) -> None:
         """Start Daphne and wait until the lobby answers."""
-        log = open(self.log_path, "ab")  # noqa: SIM115 - the child owns it
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "cardtable.asgi:application",
-            ],
-            cwd=ROOT,
-            env=self.env(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        log.close()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"daphne exited: {self.log_tail()}")
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except (urllib.error.URLError, OSError):
-                time.sleep(0.1)
-        raise RuntimeError(f"daphne did not answer in {timeout}s: {self.log_tail()}")
+        self.proc = start_daphne(self.port, self.env(), self.log_path, probe="/", timeout=timeout)
 
     def kill(self) -> None:
         """SIGKILL the server (as in a crash) and reap it."""
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(20)
+        stop(self.proc)
         self.proc = None
 
     def log_tail(self, lines: int = 30) -> str:
         """The end of the server's output, for failure messages."""
-        if not self.log_path.exists():
-            return ""
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        return log_tail(self.log_path, lines)
 
 
 def _new_server(extra_env: dict[str, str] | None = None) -> Iterator[LiveServer]:

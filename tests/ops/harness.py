@@ -29,14 +29,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidMessage
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.daphne import ROOT, free_port, log_tail, start_daphne, stop
 
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+__all__ = ["ROOT", "free_port"]  # the ops tests and bench/load.py take them from here
 
 
 def wait_port(port: int, timeout: float) -> bool:
@@ -149,44 +144,11 @@ class DaphneServer:
         """Start Daphne and wait until it answers HTTP."""
         if self.log_path is None:
             self.log_path = Path(tempfile.mkstemp(prefix="daphne-", suffix=".log")[1])
-        log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child, closed with it
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                *self.args,
-                "cardtable.asgi:application",
-            ],
-            cwd=ROOT,
-            env=self.full_env(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        log.close()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"daphne exited with {self.proc.returncode}:\n{self.log_tail()}")
-            try:
-                with urllib.request.urlopen(self.base + "/api/games/", timeout=2) as resp:
-                    if resp.status == 200:
-                        return
-            except urllib.error.HTTPError:
-                return  # it answers (a 400 when ALLOWED_HOSTS names another host)
-            except (urllib.error.URLError, OSError):
-                time.sleep(0.1)
-        raise RuntimeError(f"daphne did not answer within {timeout}s:\n{self.log_tail()}")
+        self.proc = start_daphne(self.port, self.full_env(), self.log_path, args=self.args, timeout=timeout)
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         """Send a signal (SIGKILL by default: no cleanup runs) and reap the process."""
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            self.proc.wait(20)
+        stop(self.proc, sig)
         self.proc = None
 
     def rss_kib(self) -> int | None:
@@ -195,9 +157,7 @@ class DaphneServer:
 
     def log_tail(self, lines: int = 40) -> str:
         """The last lines Daphne printed (for failure messages)."""
-        if not self.log_path or not self.log_path.exists():
-            return ""
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        return log_tail(self.log_path, lines)
 
 
 def process_rss_kib(pid: int) -> int | None:

@@ -15,8 +15,6 @@ import http.cookiejar
 import json
 import os
 import secrets
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,16 +29,10 @@ import pytest
 import websockets
 
 from tests.conftest import POSTGRES_URL, REDIS_URL
+from tests.support.daphne import free_port, start_daphne, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def with_database(url: str, name: str) -> str:
@@ -58,33 +50,12 @@ class Server:
 
     def start(self, **extra: str) -> Server:
         """Start Daphne and wait until it answers HTTP."""
-        log = open(self.logs / f"daphne-{self.port}.log", "a")  # noqa: SIM115  closed with the process
-        command = [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(self.port),
-            "cardtable.asgi:application",
-        ]
-        self.process = subprocess.Popen(command, cwd=ROOT, env={**self.env, **extra}, stdout=log, stderr=log)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.log()
-            try:
-                urllib.request.urlopen(f"{self.http}/api/games/", timeout=2).read()
-                return self
-            except OSError:
-                time.sleep(0.2)
-        raise AssertionError(f"daphne did not start:\n{self.log()}")
+        self.process = start_daphne(self.port, {**self.env, **extra}, self.logs / f"daphne-{self.port}.log")
+        return self
 
     def kill(self) -> None:
         """Kill the process at once, as a crash would."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
+        stop(self.process, wait=10)
 
     def log(self) -> str:
         """The server's output so far."""
