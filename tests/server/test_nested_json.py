@@ -44,7 +44,6 @@ def test_nested_json_in_any_field_of_a_new_table_is_a_json_400(depth: int, field
 def test_a_body_nested_a_few_levels_is_still_read() -> None:
     client = Client()
     post_json(client, "/api/session/", json.dumps({"name": "Ann"}), raw=True)
-    response = post_json(
-        client, "/api/tables/", json.dumps({"game": "hearts", "options": {}, "x": [[[1]]]}, raw=True)
-    )
+    body = json.dumps({"game": "hearts", "options": {}, "x": [[[1]]]})
+    response = post_json(client, "/api/tables/", body, raw=True)
     assert response.status_code == 201
