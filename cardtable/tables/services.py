@@ -19,7 +19,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from cardtable.tables import broadcast, clocks, names
+from cardtable.tables import broadcast, clocks, departures, names
 from cardtable.tables import state as state_builder
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Player, Seat, Table, new_seed
@@ -193,9 +193,10 @@ def leave(table_id: str, player: Player | None) -> int:
     """Leave your seat: before a game it is ``stand``; during or after one a bot plays it on.
 
     The bot is the stand-in level's; the seat shows who left (``Seat.left``) and
-    the game's record notes the departure (``Match.left``), so its result is not
-    counted as an ordinary loss. A host who leaves hands the table to the next
-    seated human.
+    the game's record notes the departure (``Match.left``, one entry per seat
+    and player: ``departures.record_departure``), so its result is not counted
+    as an ordinary loss. Leaving is final for that game except for taking the
+    same seat back (``takeover``). The host stays the host.
     """
     with locked_table(table_id) as table:
         player = _require_player(player)
@@ -211,19 +212,22 @@ def leave(table_id: str, player: Player | None) -> int:
         if match is not None and match.result is None:
             moves = match.moves.count()
             departure = {"seat": seat.index, "player": player.pk, "name": player.name, "moves": moves}
-            match.left = [*match.left, departure]
+            match.left = departures.record_departure(match.left, departure)
             match.save(update_fields=["left"])
         seat.player, seat.bot_level, seat.left = None, settings.STAND_IN_LEVEL, player.name
         seat.away_since, seat.stand_in, seat.timeouts = None, False, 0
         seat.save(update_fields=["player", "bot_level", "left", "away_since", "stand_in", "timeouts"])
-        if table.host_id == player.pk:
-            heir = table.seats.filter(player__isnull=False).order_by("index").first()
-            table.host_id = heir.player_id if heir else None
-        return save_changed(table, ["host"])
+        return save_changed(table, [])
 
 
 def takeover(table_id: str, player: Player | None, index: object) -> int:
-    """A player without a seat here takes over the seat a bot plays for someone who left."""
+    """A player takes over the seat a bot plays for someone who left, during a game.
+
+    Nobody holds, or has held, two seats of one game: a player who held a seat
+    in this game (at its start, or by a takeover) may take back only that
+    seat, and at most ``departures.HOLDERS_PER_SEAT`` players hold one seat in
+    one game. The host stays the host.
+    """
     with locked_table(table_id) as table:
         seats = seats_of(table)
         seat = seat_at(table, seats, index)
@@ -232,19 +236,27 @@ def takeover(table_id: str, player: Player | None, index: object) -> int:
             raise TableError("seat_taken", "you already hold a seat at this table")
         if not seat.left or seat.kind != "bot":
             raise TableError("seat_taken", f"seat {seat.index} is not open to take over (nobody left it)")
-        if table.status != Table.PLAYING or table.ended:
-            raise TableError("wrong_status", f"take over a seat during a game (the table is {table.status})")
         match = Match.objects.filter(table=table, number=table.game_number).first()
-        if match is not None:
-            for departure in match.left:
-                if departure["seat"] == seat.index and "taken_by" not in departure:
-                    departure["taken_by"] = player.pk
-            match.save(update_fields=["left"])
+        seats_then, left = (match.seats, match.left) if match is not None else ([], [])
+        held = departures.held_seats(seats_then, left, player.pk)
+        if held - {seat.index}:
+            other = min(held - {seat.index})
+            raise TableError(
+                "seat_taken", f"you held seat {other} in this game: you may take back only that seat"
+            )
+        returning = seat.index in held
+        if (
+            not returning
+            and len(departures.holders(seats_then, left, seat.index)) >= departures.HOLDERS_PER_SEAT
+        ):
+            raise TableError("seat_taken", f"seat {seat.index} has changed hands too often in this game")
+        if match is None or table.status != Table.PLAYING or table.ended:
+            raise TableError("wrong_status", f"take over a seat during a game (the table is {table.status})")
+        match.left = departures.record_takeover(match.left, seat.index, player.pk)
+        match.save(update_fields=["left"])
         seat.player, seat.bot_level, seat.left = player, "", ""
         seat.save(update_fields=["player", "bot_level", "left"])
-        if table.host_id is None:
-            table.host = player
-        return save_changed(table, ["host"])
+        return save_changed(table, [])
 
 
 def _own_seat(table: Table, player: Player) -> Seat:
