@@ -1,8 +1,10 @@
 """The turn clock: a table's deadline, kept in the database, and what happens when it passes.
 
 A clocked table (``Table.clock`` seconds per turn) stores ``Table.deadline``,
-restarted by every change of its running game (``restart``, from
-``services._changed``). Every process watches the deadlines of the tables it
+restarted by every move of its running game (``restart``, from
+``services.save_changed``), except a move in a simultaneous phase that leaves
+others still to act. The deadline belongs to the turn: a seat changing hands
+(``leave``, ``takeover``, a stand-in) keeps it. Every process watches the deadlines of the tables it
 serves (``bots.BotDriver``, a listener of ``on_deadline``), so a deadline survives a restart and holds across
 processes; when one passes, ``turns.expire`` takes the table's row lock, checks the
 deadline again and moves for each seat still to act as a stand-in bot would,

@@ -60,8 +60,9 @@ def save_changed(
     """Add one to the table's version, save, and wake everyone after commit.
 
     The turn clock restarts with every change of a running clocked game, except
-    when ``keep_deadline`` (a move in a simultaneous phase that leaves the others
-    still to act: their deadline stands). ``last_timeout`` stays through the
+    when ``keep_deadline``: a move in a simultaneous phase that leaves the others
+    still to act, and a seat changing hands (leave, takeover), keep the deadline
+    that runs, for it belongs to the turn, not to whoever holds the seat. ``last_timeout`` stays through the
     bots' moves that follow a timeout (so a client that skips versions still
     sees it) and is cleared by a human's move or any change to the seats.
     """
@@ -196,7 +197,8 @@ def leave(table_id: str, player: Player | None) -> int:
     the game's record notes the departure (``Match.left``, one entry per seat
     and player: ``departures.record_departure``), so its result is not counted
     as an ordinary loss. Leaving is final for that game except for taking the
-    same seat back (``takeover``). The host stays the host.
+    same seat back (``takeover``). The host stays the host, and the turn's
+    deadline stands: a seat changing hands is not a new turn.
     """
     with locked_table(table_id) as table:
         player = _require_player(player)
@@ -214,10 +216,11 @@ def leave(table_id: str, player: Player | None) -> int:
             departure = {"seat": seat.index, "player": player.pk, "name": player.name, "moves": moves}
             match.left = departures.record_departure(match.left, departure)
             match.save(update_fields=["left"])
+        # ``timeouts`` stays: the turn clock's count is the seat's until someone else takes it over.
         seat.player, seat.bot_level, seat.left = None, settings.STAND_IN_LEVEL, player.name
-        seat.away_since, seat.stand_in, seat.timeouts = None, False, 0
-        seat.save(update_fields=["player", "bot_level", "left", "away_since", "stand_in", "timeouts"])
-        return save_changed(table, [])
+        seat.away_since, seat.stand_in = None, False
+        seat.save(update_fields=["player", "bot_level", "left", "away_since", "stand_in"])
+        return save_changed(table, [], keep_deadline=True)
 
 
 def takeover(table_id: str, player: Player | None, index: object) -> int:
@@ -226,7 +229,7 @@ def takeover(table_id: str, player: Player | None, index: object) -> int:
     Nobody holds, or has held, two seats of one game: a player who held a seat
     in this game (at its start, or by a takeover) may take back only that
     seat, and at most ``departures.HOLDERS_PER_SEAT`` players hold one seat in
-    one game. The host stays the host.
+    one game. The host stays the host, and the turn's deadline stands.
     """
     with locked_table(table_id) as table:
         seats = seats_of(table)
@@ -255,8 +258,10 @@ def takeover(table_id: str, player: Player | None, index: object) -> int:
         match.left = departures.record_takeover(match.left, seat.index, player.pk)
         match.save(update_fields=["left"])
         seat.player, seat.bot_level, seat.left = player, "", ""
-        seat.save(update_fields=["player", "bot_level", "left"])
-        return save_changed(table, [])
+        if not returning:
+            seat.timeouts = 0  # the turn clock's count of the one who left is not the newcomer's
+        seat.save(update_fields=["player", "bot_level", "left", "timeouts"])
+        return save_changed(table, [], keep_deadline=True)
 
 
 def _own_seat(table: Table, player: Player) -> Seat:

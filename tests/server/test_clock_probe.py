@@ -1,0 +1,94 @@
+"""The turn clock against leave and takeover (docs/security.md T2).
+
+The probe: on a 5 s clock the seat to act sent ``leave`` then ``takeover`` of
+its own seat every 3 s for 40 s; every change restarted the deadline, so the
+clock never moved for it, and ``Match.left`` grew by one entry per leave. Time
+is moved forward with ``advance`` (tests/server/test_clock.py) instead of
+sleeping through the clock.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from channels.db import database_sync_to_async
+
+from cardtable.tables import clocks, services
+from cardtable.tables.models import Match, MoveRecord, Seat, Table
+from tests.server.conftest import make_player
+from tests.server.test_clock import advance, both, clocked_table  # noqa: F401 (advance: a fixture)
+from tests.server.test_recovery import to_act
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def deadline_of(table_id: str) -> datetime | None:
+    """The table's deadline as stored."""
+    return Table.objects.get(pk=table_id).deadline
+
+
+def test_leave_and_takeover_keep_the_turns_deadline_and_the_seats_timeouts() -> None:
+    table, people = clocked_table(clock=5)
+    (ann, _), (bob, _) = people
+    carl = make_player("Carl")[0]
+    deadline = deadline_of(table.pk)
+    assert deadline is not None
+    Seat.objects.filter(table=table).update(timeouts=1)  # each seat has let the clock run out once
+    services.leave(table.pk, ann)
+    assert deadline_of(table.pk) == deadline
+    services.takeover(table.pk, ann, 0)
+    assert deadline_of(table.pk) == deadline
+    assert Seat.objects.get(table=table, index=0).timeouts == 1  # her own count, back with her
+    services.leave(table.pk, bob)
+    services.takeover(table.pk, carl, 1)
+    assert deadline_of(table.pk) == deadline
+    assert Seat.objects.get(table=table, index=1).timeouts == 0  # Bob's count is not Carl's
+    assert Table.objects.get(pk=table.pk).version == table.version + 4
+
+
+async def test_the_probes_leave_and_takeover_loop_no_longer_holds_off_the_clock(advance, settings) -> None:  # noqa: F811
+    settings.BOT_PAUSE = 120  # the bot that replaces the looper never moves in between
+    table, people = await database_sync_to_async(clocked_table)(clock=5)
+    ann, bob = await both(table, people)
+    looper = ann.state["to_act"][0]  # the seat to act loops; the other seat plays at once
+    me, other = (ann, bob) if looper == 0 else (bob, ann)
+    deadlines = {me.state["table"]["deadline"]}
+    loops = 0
+    for _ in range(14):  # 3 s apart: 42 s of a 5 s clock
+        current = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+        if current.status != Table.PLAYING:
+            break
+        version = current.version
+        if looper in await database_sync_to_async(to_act)(table.pk):
+            await me.send({"type": "leave"})
+            left = await me.until(lambda m, v=version: m["type"] == "state" and m["version"] > v)
+            assert left["table"]["seats"][looper]["left"]
+            assert left["table"]["deadline"] == current.deadline.isoformat()
+            await me.send({"type": "takeover", "seat": looper})
+            back = await me.until(lambda m: m["type"] == "state" and m["you"]["seat"] == looper)
+            # A seat changing hands is not a new turn: the deadline stands.
+            assert back["table"]["deadline"] == current.deadline.isoformat()
+            loops += 1
+        else:
+            if other.state["version"] < version:
+                await other.until(lambda m, v=version: m["type"] == "state" and m["version"] >= v)
+            move = other.state["legal_moves"][0]
+            await other.send({"type": "move", "move": move, "version": version})
+            await me.until(lambda m, v=version: m["type"] == "state" and m["version"] > v)
+        deadlines.add(me.state["table"]["deadline"])
+        version = me.state["version"]
+        advance(3)
+        passed = await database_sync_to_async(deadline_of)(table.pk)
+        if passed is not None and passed <= clocks.now():  # the clock moves for the late seat
+            timeout = await me.until(lambda m, v=version: m["type"] == "state" and m["version"] > v)
+            assert timeout["table"]["last_timeout"] == [looper]
+            deadlines.add(timeout["table"]["deadline"])
+    moves = await database_sync_to_async(lambda: list(MoveRecord.objects.values_list("seat", "by")))()
+    timeouts = [seat for seat, by in moves if by == MoveRecord.TIMEOUT]
+    assert loops >= 4 and len(timeouts) >= 3 and set(timeouts) == {looper}
+    assert [by for seat, by in moves if seat != looper]  # the other player got to move
+    # Only moves set a new deadline: never a leave or a takeover.
+    assert len(deadlines) <= len(moves) + 1
+    match = await database_sync_to_async(Match.objects.get)(table=table, number=1)
+    assert len(match.left) == 1 and match.left[0]["seat"] == looper  # one entry, however many loops
