@@ -13,9 +13,11 @@ process act on one deadline: the moves restart the clock, so any other
 process that wakes for the same deadline finds it in the future and does
 nothing.
 
-The late moves are computed under the lock (a stand-in thinks at most
-``BOT_NORMAL_SECONDS`` at the default level): a human move racing them waits for
-the lock, then is refused as ``not_your_turn`` or ``stale_version``.
+The late moves are computed under the lock, each taking the stand-in level's
+think time (``turns.think_time``: ``BOT_NORMAL_SECONDS`` to a quarter more at the
+default level) whether the seat had one legal move or several: a human move
+racing them waits for the lock, then is refused as ``not_your_turn`` or
+``stale_version``.
 
 Two timeouts in a row make a seat away (``Seat.stand_in``): the stand-in bot
 plays on until the human moves or comes back.

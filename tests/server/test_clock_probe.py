@@ -1,4 +1,4 @@
-"""The turn clock against leave and takeover (docs/security.md T2).
+"""The turn clock against leave and takeover, and the timing of its moves (docs/security.md T2, T4).
 
 The probe: on a 5 s clock the seat to act sent ``leave`` then ``takeover`` of
 its own seat every 3 s for 40 s; every change restarted the deadline, so the
@@ -9,13 +9,16 @@ sleeping through the clock.
 
 from __future__ import annotations
 
-from datetime import datetime
+import time
+from datetime import datetime, timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
-from cardtable.tables import clocks, services
-from cardtable.tables.models import Match, MoveRecord, Seat, Table
+from cardtable.tables import clocks, services, turns
+from cardtable.tables.models import Connection, Match, MoveRecord, Seat, Table
+from games import get_game
 from tests.server.conftest import make_player
 from tests.server.test_clock import advance, both, clocked_table  # noqa: F401 (advance: a fixture)
 from tests.server.test_recovery import to_act
@@ -92,3 +95,40 @@ async def test_the_probes_leave_and_takeover_loop_no_longer_holds_off_the_clock(
     assert len(deadlines) <= len(moves) + 1
     match = await database_sync_to_async(Match.objects.get)(table=table, number=1)
     assert len(match.left) == 1 and match.left[0]["seat"] == looper  # one entry, however many loops
+
+
+def test_a_timeout_move_takes_the_stand_ins_think_time_whatever_the_position(settings, monkeypatch) -> None:
+    settings.BOT_THINK_SECONDS = {"normal": 0.25, "hard": 1.0}
+    settings.STAND_IN_LEVEL = "normal"
+    draws: list[tuple[float, float]] = []  # (when, think time drawn)
+    waits: list[tuple[float, float]] = []  # (when, wait asked)
+    legal_counts: list[int] = []
+
+    def instant(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict:
+        game = get_game(game_id)
+        legal = game.legal_moves(game.from_json(state_json), seat)
+        legal_counts.append(len(legal))
+        return legal[0]
+
+    def drawn(level: str) -> float:
+        think = real_think(level)
+        draws.append((time.monotonic(), think))
+        return think
+
+    offset = [0.0]
+    real_think = turns.think_time
+    monkeypatch.setattr(turns, "choose", instant)  # the stand-in answers at once: only the pad is left
+    monkeypatch.setattr(turns, "think_time", drawn)
+    monkeypatch.setattr(turns, "pause", lambda seconds: waits.append((time.monotonic(), seconds)))
+    monkeypatch.setattr(clocks, "now", lambda: timezone.now() + timedelta(seconds=offset[0]))
+    table, _ = clocked_table(clock=5)
+    Connection.objects.create(channel="watcher!1", table_id=table.pk, player=None, seen=timezone.now())
+    while Table.objects.get(pk=table.pk).status == Table.PLAYING:
+        offset[0] += 6  # past the deadline: the clock moves for the seat to act
+        assert turns.expire(table.pk)
+    assert 1 in legal_counts and max(legal_counts) > 1  # both kinds of position timed out
+    assert len(waits) == len(draws) == len(legal_counts)
+    for (drawn_at, think), (asked_at, wait) in zip(draws, waits, strict=True):
+        # Drawn from [budget, 1.25 budget] whatever the position; the move waits out what the choice left.
+        assert 0.25 <= think <= 0.25 * 1.25
+        assert asked_at - drawn_at + wait == pytest.approx(max(think, asked_at - drawn_at), abs=0.01)
