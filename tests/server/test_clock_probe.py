@@ -16,7 +16,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from cardtable.tables import clocks, services, turns
+from cardtable.tables import clocks, services, staff, turns
 from cardtable.tables.models import Connection, Match, MoveRecord, Seat, Table
 from games import get_game
 from tests.server.conftest import make_player
@@ -48,6 +48,16 @@ def test_leave_and_takeover_keep_the_turns_deadline_and_the_seats_timeouts() -> 
     assert deadline_of(table.pk) == deadline
     assert Seat.objects.get(table=table, index=1).timeouts == 0  # Bob's count is not Carl's
     assert Table.objects.get(pk=table.pk).version == table.version + 4
+
+
+def test_staff_putting_a_bot_in_or_removing_a_player_keep_the_turns_deadline() -> None:
+    table, _ = clocked_table(clock=5)
+    deadline = deadline_of(table.pk)
+    staff.put_bot(table.pk, 1, "random")
+    assert deadline_of(table.pk) == deadline
+    staff.remove_player(table.pk, 0)
+    assert deadline_of(table.pk) == deadline
+    assert Table.objects.get(pk=table.pk).version == table.version + 2
 
 
 async def test_the_probes_leave_and_takeover_loop_no_longer_holds_off_the_clock(advance, settings) -> None:  # noqa: F811
