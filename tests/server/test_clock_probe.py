@@ -1,4 +1,6 @@
-"""The turn clock against leave and takeover, and the timing of its moves (docs/security.md T2, T4).
+"""The turn clock against leave and takeover, and the timing of its moves.
+
+docs/security.md, "Fixed after the second outside probe".
 
 The probe: on a 5 s clock the seat to act sent ``leave`` then ``takeover`` of
 its own seat every 3 s for 40 s; every change restarted the deadline, so the

@@ -1,4 +1,6 @@
-"""One seat per player per game: leave and takeover cannot reach another seat's hand (docs/security.md T1).
+"""One seat per player per game: leave and takeover cannot reach another seat's hand.
+
+docs/security.md, "Fixed after the second outside probe".
 
 The probe: at a three-seat Agram game A holds seat 0 and B seat 1. B leaves;
 A sends leave, takeover 1 (and got seat 1's six cards), leave, takeover 0, and
