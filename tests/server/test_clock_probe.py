@@ -4,9 +4,9 @@ docs/security.md, "Fixed after the second outside probe".
 
 The probe: on a 5 s clock the seat to act sent ``leave`` then ``takeover`` of
 its own seat every 3 s for 40 s; every change restarted the deadline, so the
-clock never moved for it, and ``Match.left`` grew by one entry per leave. Time
-is moved forward with ``advance`` (tests/server/test_clock.py) instead of
-sleeping through the clock.
+clock never moved for it, and ``Match.left`` grew by one entry per leave. The
+clock is stopped and moved forward with ``advance`` instead of sleeping
+through it.
 """
 
 from __future__ import annotations
@@ -19,13 +19,31 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from cardtable.tables import clocks, services, staff, turns
+from cardtable.tables.bots import driver
 from cardtable.tables.models import Connection, Match, MoveRecord, Seat, Table
 from games import get_game
 from tests.server.conftest import make_player
-from tests.server.test_clock import advance, both, clocked_table  # noqa: F401 (advance: a fixture)
+from tests.server.test_clock import both, clocked_table
 from tests.server.test_recovery import to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def advance(monkeypatch: pytest.MonkeyPatch):
+    """Stop the turn clock, and move it forward by some seconds at once.
+
+    Stopped, so a slow machine's own time cannot move a deadline between the
+    test's steps: only ``advance`` passes time on the clock.
+    """
+    now = [clocks.now()]
+    monkeypatch.setattr(clocks, "now", lambda: now[0])
+
+    def forward(seconds: float) -> None:
+        now[0] += timedelta(seconds=seconds)
+        driver.rearm_all()
+
+    return forward
 
 
 def deadline_of(table_id: str) -> datetime | None:
@@ -62,7 +80,7 @@ def test_staff_putting_a_bot_in_or_removing_a_player_keep_the_turns_deadline() -
     assert Table.objects.get(pk=table.pk).version == table.version + 2
 
 
-async def test_the_probes_leave_and_takeover_loop_no_longer_holds_off_the_clock(advance, settings) -> None:  # noqa: F811
+async def test_the_probes_leave_and_takeover_loop_no_longer_holds_off_the_clock(advance, settings) -> None:
     settings.BOT_PAUSE = 120  # the bot that replaces the looper never moves in between
     table, people = await database_sync_to_async(clocked_table)(clock=5)
     ann, bob = await both(table, people)
