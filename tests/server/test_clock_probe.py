@@ -159,6 +159,7 @@ def test_a_timeout_move_takes_the_stand_ins_think_time_whatever_the_position(set
     assert 1 in legal_counts and max(legal_counts) > 1  # both kinds of position timed out
     assert len(waits) == len(draws) == len(legal_counts)
     for (drawn_at, think), (asked_at, wait) in zip(draws, waits, strict=True):
-        # Drawn from [budget, 1.25 budget] whatever the position; the move waits out what the choice left.
+        # Drawn from [budget, 1.25 budget] whatever the position; the move waits out what the choice left
+        # (within 50 ms: the two clock readings are a little apart on a loaded machine).
         assert 0.25 <= think <= 0.25 * 1.25
-        assert asked_at - drawn_at + wait == pytest.approx(max(think, asked_at - drawn_at), abs=0.01)
+        assert asked_at - drawn_at + wait == pytest.approx(max(think, asked_at - drawn_at), abs=0.05)
