@@ -173,7 +173,8 @@ class Match(models.Model):
     version = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     # Who left mid-game: [{"seat", "player", "name", "moves"}] (moves made before
-    # they left), and who took the seat over from the bot ("taken_by", a player id).
+    # they last left), and who took the seat over from the bot ("taken_by", a player
+    # id). One entry per seat and player, at most HOLDERS_PER_SEAT a seat (departures.py).
     left = models.JSONField(default=list, blank=True)
     # The table ended with nobody present before this game was over.
     abandoned = models.BooleanField(default=False)

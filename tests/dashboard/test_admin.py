@@ -35,7 +35,7 @@ CHANGELISTS = [
 def wakes(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
     """Record every wake and chat push the authority send after commit."""
     sent: list[tuple] = []
-    monkeypatch.setattr(broadcast, "table_changed", lambda t, v: sent.append(("changed", t, v)))
+    monkeypatch.setattr(broadcast, "table_changed", lambda t, v, **_: sent.append(("changed", t, v)))
     monkeypatch.setattr(broadcast, "chat", lambda t, m: sent.append(("chat", t, m)))
     return sent
 

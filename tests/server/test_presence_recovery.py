@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from datetime import timedelta
 
 import pytest
@@ -64,3 +65,51 @@ def test_process_ids_name_this_process_and_unknown_ones_are_not_dead() -> None:
     assert not presence.process_is_dead("")
     assert not presence.process_is_dead(f"{socket.gethostname()}:{os.getppid()}:abc")  # running
     assert presence.process_is_dead(f"{socket.gethostname()}:{finished_pid()}:abc")
+
+
+def start_time(pid: int) -> str:
+    """When a process started, as /proc names it (field 22 of its stat)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rpartition(")")[2].split()[19]
+
+
+def state_of(pid: int) -> str:
+    """A process's state letter (R, S, Z, ...)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rpartition(")")[2].split()[0]
+
+
+def test_a_zombie_and_a_pid_that_names_another_process_count_as_dead() -> None:
+    # The probe: after kill -9 the dead server was a zombie its parent had not collected, still
+    # "running" to signal 0, so its young rows kept its players present until CONNECTION_TTL.
+    table, people = playing_table()
+    (ann, _), (bob, _) = people
+    host = socket.gethostname()
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        started = start_time(child.pid)
+        assert not presence.process_is_dead(f"{host}:{child.pid}:abc")
+        assert not presence.process_is_dead(f"{host}:{child.pid}:abc:{started}")
+        # The same pid, started at another time: another process now has it.
+        assert presence.process_is_dead(f"{host}:{child.pid}:abc:{int(started) + 1}")
+        child.kill()
+        for _ in range(100):  # killed, not collected: a zombie
+            if state_of(child.pid) == "Z":
+                break
+            time.sleep(0.05)
+        assert state_of(child.pid) == "Z"
+        assert presence.process_is_dead(f"{host}:{child.pid}:abc")
+        assert presence.process_is_dead(f"{host}:{child.pid}:abc:{started}")
+        zombie = f"{host}:{child.pid}:abc:{started}"
+        Connection.objects.create(channel="a1", table=table, player=ann, seen=timezone.now(), process=zombie)
+        Connection.objects.create(
+            channel="b1", table=table, player=bob, seen=timezone.now(), process=presence.process_id()
+        )
+        _, graces = presence.recover()
+        assert not Connection.objects.filter(channel="a1").exists()
+        assert graces == [(table.pk, 0, pytest.approx(30, abs=1))]
+    finally:
+        child.kill()
+        child.wait()
+    mine = presence.process_id().split(":")
+    assert mine[1] == str(os.getpid()) and mine[3] == start_time(os.getpid())

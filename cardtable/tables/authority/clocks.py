@@ -1,20 +1,24 @@
 """The turn clock: a table's deadline, kept in the database, and what happens when it passes.
 
 A clocked table (``Table.clock`` seconds per turn) stores ``Table.deadline``,
-restarted by every change of its running game (``restart``, from
-``commit.save_changed``). Every process watches the deadlines of the tables it
-serves (the bot driver hears of each deadline as an ``events.DeadlineSet``), so a
-deadline survives a restart and holds across processes; when one passes,
-``turns.expire`` takes the table's row lock, checks the deadline again and
-moves for each seat still to act as a stand-in bot would, through
-``moving.apply_locked``. The lock and the re-check make exactly one
+restarted by every move of its running game (``restart``, from
+``commit.save_changed``), except a move in a simultaneous phase that leaves
+others still to act. The deadline belongs to the turn: a seat changing hands
+(``leave``, ``takeover``, a stand-in) keeps it. Every process watches the
+deadlines of the tables it serves (the bot driver hears of each deadline as an
+``events.DeadlineSet``), so a deadline survives a restart and holds across
+processes; when one passes, ``turns.expire`` takes the table's row lock, checks
+the deadline again and moves for each seat still to act as a stand-in bot
+would, through ``moving.apply_locked``. The lock and the re-check make exactly one
 process act on one deadline: the moves restart the clock, so any other
 process that wakes for the same deadline finds it in the future and does
 nothing.
 
-The late moves are computed under the lock (a stand-in thinks at most
-``BOT_NORMAL_SECONDS`` at the default level): a human move racing them waits for
-the lock, then is refused as ``not_your_turn`` or ``stale_version``.
+The late moves are computed under the lock, each taking the stand-in level's
+think time (``turns.think_time``: ``BOT_NORMAL_SECONDS`` to a quarter more at the
+default level) whether the seat had one legal move or several: a human move
+racing them waits for the lock, then is refused as ``not_your_turn`` or
+``stale_version``.
 
 Two timeouts in a row make a seat away (``Seat.stand_in``): the stand-in bot
 plays on until the human moves or comes back.

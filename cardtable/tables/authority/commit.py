@@ -52,8 +52,10 @@ def save_changed(
     """Add one to the table's version, save, and wake everyone after commit.
 
     The turn clock restarts with every change of a running clocked game, except
-    when ``keep_deadline`` (a move in a simultaneous phase that leaves the others
-    still to act: their deadline stands). ``last_timeout`` stays through the
+    when ``keep_deadline``: a move in a simultaneous phase that leaves the others
+    still to act, and a seat changing hands (leave, takeover), keep the deadline
+    that runs, for it belongs to the turn, not to whoever holds the seat.
+    ``last_timeout`` stays through the
     bots' moves that follow a timeout (so a client that skips versions still
     sees it) and is cleared by a human's move or any change to the seats.
     """

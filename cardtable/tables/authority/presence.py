@@ -24,26 +24,73 @@ from cardtable.tables.models import Connection, MoveRecord, Seat, Table
 _BOOT = secrets.token_hex(4)  # tells this run of a process from an earlier one with the same pid
 
 
+def _proc_stat(pid: int) -> tuple[str, str] | None:
+    """Process ``pid``'s state letter and start time (clock ticks after boot) from ``/proc``.
+
+    ``None`` when the pid runs nothing; raises ``OSError`` when ``/proc`` cannot
+    tell (no such file system, or the entry is not ours to read).
+    """
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as stat:
+            text = stat.read()
+    except FileNotFoundError:
+        if not os.path.exists("/proc/self/stat"):
+            raise  # no /proc here: it cannot tell
+        return None
+    # "pid (name) state ppid ...": the name may hold spaces and parentheses, so split after its last ")".
+    fields = text.rpartition(")")[2].split()
+    return fields[0], fields[19]  # fields 3 and 22 of proc(5)
+
+
+_STARTS: dict[int, str] = {}  # this process's start time, by pid (a forked child has its own)
+
+
 def process_id() -> str:
-    """This server process's name in presence rows: ``host:pid:boot``."""
-    return f"{socket.gethostname()}:{os.getpid()}:{_BOOT}"
+    """This server process's name in presence rows: ``host:pid:boot:start``.
+
+    ``start`` is when the process started (``/proc``; empty where there is no
+    ``/proc``), so a pid reused by another process later is not taken for this one.
+    """
+    pid = os.getpid()
+    if pid not in _STARTS:
+        try:
+            _STARTS[pid] = (_proc_stat(pid) or ("", ""))[1]
+        except OSError:
+            _STARTS[pid] = ""
+    return f"{socket.gethostname()}:{pid}:{_BOOT}:{_STARTS[pid]}"
 
 
 def process_is_dead(process: str) -> bool:
     """Whether the process that wrote a presence row is known to be gone.
 
     Only a process on this host can be known dead: one with this process's pid
-    but another boot (a restart that got the same pid, as in a container), or a
-    pid that no longer runs. A process elsewhere, or a row without a process,
-    is left to ``CONNECTION_TTL``.
+    but another boot (a restart that got the same pid, as in a container), a
+    pid that no longer runs, a zombie (it has exited; only its parent has not
+    collected it yet), or a pid that now names a process started at another
+    time than the row's. A process elsewhere, or a row without a process, is
+    left to ``CONNECTION_TTL``.
     """
-    host, _, rest = process.partition(":")
-    pid_text, _, boot = rest.partition(":")
+    parts = process.split(":")
+    host, pid_text, boot = [*parts, "", ""][:3]
+    started = parts[3] if len(parts) > 3 else ""  # rows written before the start time was named have none
     if host != socket.gethostname() or not pid_text.isdigit() or not boot:
         return False
     pid = int(pid_text)
     if pid == os.getpid():
         return boot != _BOOT
+    try:
+        stat = _proc_stat(pid)
+    except OSError:
+        return _no_such_pid(pid)
+    if stat is None:
+        return True
+    state, start = stat
+    # Z: exited, not yet collected; X: being removed.
+    return state in ("Z", "X") or (started != "" and start != started)
+
+
+def _no_such_pid(pid: int) -> bool:
+    """Without ``/proc``: whether nothing runs as ``pid`` (a zombie cannot be told from a live process)."""
     try:
         os.kill(pid, 0)  # signal 0: only asks whether the pid exists
     except ProcessLookupError:

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from cardtable.tables.authority import clocks
+from cardtable.tables.authority import clocks, departures
 from cardtable.tables.authority.checks import (
     check_level,
     own_seat,
@@ -102,9 +102,11 @@ def leave(table_id: str, player: Player | None) -> int:
     """Leave your seat: before a game it is ``stand``; during or after one a bot plays it on.
 
     The bot is the stand-in level's; the seat shows who left (``Seat.left``) and
-    the game's record notes the departure (``Match.left``), so its result is not
-    counted as an ordinary loss. A host who leaves hands the table to the next
-    seated human.
+    the game's record notes the departure (``Match.left``, one entry per seat
+    and player: ``departures.record_departure``), so its result is not counted
+    as an ordinary loss. Leaving is final for that game except for taking the
+    same seat back (``takeover``). The host stays the host, and the turn's
+    deadline stands: a seat changing hands is not a new turn.
     """
     with locked_table(table_id) as table:
         player = require_player(player)
@@ -120,19 +122,23 @@ def leave(table_id: str, player: Player | None) -> int:
         if match is not None and match.result is None:
             moves = match.moves.count()
             departure = {"seat": seat.index, "player": player.pk, "name": player.name, "moves": moves}
-            match.left = [*match.left, departure]
+            match.left = departures.record_departure(match.left, departure)
             match.save(update_fields=["left"])
+        # ``timeouts`` stays: the turn clock's count is the seat's until someone else takes it over.
         seat.player, seat.bot_level, seat.left = None, settings.STAND_IN_LEVEL, player.name
-        seat.away_since, seat.stand_in, seat.timeouts = None, False, 0
-        seat.save(update_fields=["player", "bot_level", "left", "away_since", "stand_in", "timeouts"])
-        if table.host_id == player.pk:
-            heir = table.seats.filter(player__isnull=False).order_by("index").first()
-            table.host_id = heir.player_id if heir else None
-        return save_changed(table, ["host"])
+        seat.away_since, seat.stand_in = None, False
+        seat.save(update_fields=["player", "bot_level", "left", "away_since", "stand_in"])
+        return save_changed(table, [], keep_deadline=True)
 
 
 def takeover(table_id: str, player: Player | None, index: object) -> int:
-    """A player without a seat here takes over the seat a bot plays for someone who left."""
+    """A player takes over the seat a bot plays for someone who left, during a game.
+
+    Nobody holds, or has held, two seats of one game: a player who held a seat
+    in this game (at its start, or by a takeover) may take back only that
+    seat, and at most ``departures.HOLDERS_PER_SEAT`` players hold one seat in
+    one game. The host stays the host, and the turn's deadline stands.
+    """
     with locked_table(table_id) as table:
         seats = seats_of(table)
         seat = seat_at(table, seats, index)
@@ -141,19 +147,29 @@ def takeover(table_id: str, player: Player | None, index: object) -> int:
             raise TableError("seat_taken", "you already hold a seat at this table")
         if not seat.left or seat.kind != "bot":
             raise TableError("seat_taken", f"seat {seat.index} is not open to take over (nobody left it)")
-        if table.status != Table.PLAYING or table.ended:
-            raise TableError("wrong_status", f"take over a seat during a game (the table is {table.status})")
         match = Match.objects.filter(table=table, number=table.game_number).first()
-        if match is not None:
-            for departure in match.left:
-                if departure["seat"] == seat.index and "taken_by" not in departure:
-                    departure["taken_by"] = player.pk
-            match.save(update_fields=["left"])
+        seats_then, left = (match.seats, match.left) if match is not None else ([], [])
+        held = departures.held_seats(seats_then, left, player.pk)
+        if held - {seat.index}:
+            other = min(held - {seat.index})
+            raise TableError(
+                "seat_taken", f"you held seat {other} in this game: you may take back only that seat"
+            )
+        returning = seat.index in held
+        if (
+            not returning
+            and len(departures.holders(seats_then, left, seat.index)) >= departures.HOLDERS_PER_SEAT
+        ):
+            raise TableError("seat_taken", f"seat {seat.index} has changed hands too often in this game")
+        if match is None or table.status != Table.PLAYING or table.ended:
+            raise TableError("wrong_status", f"take over a seat during a game (the table is {table.status})")
+        match.left = departures.record_takeover(match.left, seat.index, player.pk)
+        match.save(update_fields=["left"])
         seat.player, seat.bot_level, seat.left = player, "", ""
-        seat.save(update_fields=["player", "bot_level", "left"])
-        if table.host_id is None:
-            table.host = player
-        return save_changed(table, ["host"])
+        if not returning:
+            seat.timeouts = 0  # the turn clock's count of the one who left is not the newcomer's
+        seat.save(update_fields=["player", "bot_level", "left", "timeouts"])
+        return save_changed(table, [], keep_deadline=True)
 
 
 def add_bot(table_id: str, player: Player | None, index: object, level: object) -> int:

@@ -85,7 +85,7 @@ def _replace_player(table: Table, seat: Seat, bot_level: str) -> int:
     seat.away_since, seat.stand_in = None, False
     seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
     _hand_on_host(table, removed)
-    return save_changed(table, ["host"])
+    return save_changed(table, ["host"], keep_deadline=True)  # the turn's deadline is not the seat's
 
 
 def _require_open(table: Table, doing: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -147,6 +148,11 @@ def think_time(level: str) -> float:
     return budget * _timing.uniform(1.0, 1.25)
 
 
+def pause(seconds: float) -> None:
+    """Wait ``seconds`` in this thread: a timeout move's think time (tests read what is asked)."""
+    time.sleep(seconds)
+
+
 def take_turn(table_id: str, job: Job, seat: int, by: str, move: dict[str, Any]) -> bool:
     """Make a bot's computed move through ``moving.apply_move``, the one path of every move.
 
@@ -180,6 +186,8 @@ def expire(table_id: str) -> list[int]:
     Does nothing (returns ``[]``) when the deadline has not passed, has been
     met, or the table is paused because nobody is connected (the clock then
     stops: the deadline is cleared, and restarts when someone connects).
+    Each late move takes at least the stand-in level's think time
+    (``think_time``), under the lock, as a stand-in's answer would.
     """
     with commit.locked_table(table_id) as table:
         if table.status != Table.PLAYING or table.deadline is None or table.deadline > clocks.now():
@@ -198,7 +206,10 @@ def expire(table_id: str) -> list[int]:
                 continue
             # The bots' own turn (bots.Job): the same move a stand-in would make at this version.
             job = Job(table.version, table.game, game.to_json(state), match.seed or 0, [])
+            started, think = time.monotonic(), think_time(settings.STAND_IN_LEVEL)
             move = job.choose(index, settings.STAND_IN_LEVEL)
+            # As the bots' answers (think_time): how long the move took must not tell how many it had.
+            pause(max(0.0, started + think - time.monotonic()))
             seat = table.seats.get(index=index)
             if seat.player_id is not None and not seat.stand_in:
                 seat.timeouts += 1

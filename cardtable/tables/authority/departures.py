@@ -1,0 +1,59 @@
+"""Who has held which seat in one game, read from its record: the rules of ``leave`` and ``takeover``.
+
+A game's record (``Match``) lists who sat where when it started (``seats``) and
+who left mid-game (``left``: one entry per seat and player, with ``taken_by``
+once someone took the seat over). From these come the rules a takeover obeys
+(docs/protocol.md, docs/security.md): a player holds, or has held, at most one
+seat of a game, so one who left may take back only that same seat; and at most
+``HOLDERS_PER_SEAT`` players hold one seat in one game, so the record stays small.
+Pure functions over the stored JSON: the seating operations call them under the table lock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Players who may hold one seat during one game: whoever started in it and the
+# people who took it over. It bounds ``Match.left`` at this many entries per seat.
+HOLDERS_PER_SEAT = 4
+
+
+def held_seats(seats: list[dict[str, Any]], left: list[dict[str, Any]], player_id: int) -> set[int]:
+    """The seats ``player_id`` has held in the game: at its start, or by a takeover since."""
+    held = {s["seat"] for s in seats if s.get("player") == player_id}
+    held |= {d["seat"] for d in left if player_id in (d.get("player"), d.get("taken_by"))}
+    return held
+
+
+def holders(seats: list[dict[str, Any]], left: list[dict[str, Any]], index: int) -> set[int]:
+    """The players who have held seat ``index`` in the game (its player at the start included)."""
+    found = {s["player"] for s in seats if s["seat"] == index and s.get("player") is not None}
+    for departure in left:
+        if departure["seat"] == index:
+            found |= {p for p in (departure.get("player"), departure.get("taken_by")) if p is not None}
+    return found
+
+
+def record_departure(left: list[dict[str, Any]], departure: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the record with ``departure`` (``seat``, ``player``, ``name``, ``moves``) noted.
+
+    A player who leaves the same seat again updates their entry (the moves made
+    by this departure; the seat is open to take over again) instead of adding
+    one, so the record grows by one entry per player, not per departure.
+    """
+    entries = [dict(d) for d in left]
+    for entry in entries:
+        if entry["seat"] == departure["seat"] and entry.get("player") == departure["player"]:
+            entry.update(departure)
+            entry.pop("taken_by", None)
+            return entries
+    return [*entries, dict(departure)]
+
+
+def record_takeover(left: list[dict[str, Any]], index: int, player_id: int) -> list[dict[str, Any]]:
+    """Return the record with seat ``index``'s open departure marked as taken over by ``player_id``."""
+    entries = [dict(d) for d in left]
+    for entry in entries:
+        if entry["seat"] == index and "taken_by" not in entry:
+            entry["taken_by"] = player_id
+    return entries
