@@ -113,6 +113,17 @@ class Actions(Choices):
 
         return put
 
+    def _set_points(self, node: Node, scope: dict[str, str]) -> Fn:
+        """``(set (game points NAME) (AWARD...))``, the 0.5 form of ``put points``."""
+        target, *awards = node.args
+        key = self.points_key(target, scope)
+        entries = [self._award(award, scope) for award in awards]
+
+        def put(st, env):
+            st.points[key(st, env)] = tuple([entry(st, env) for entry in entries])
+
+        return put
+
     def _award(self, award: Node, scope: dict[str, str]) -> Fn:
         """Compile one entry of a point map: ``((ATTR VALUES)... POINTS)`` -> ``(conditions, points)``."""
         *subawards, points_node = award.args
@@ -156,6 +167,15 @@ class Actions(Choices):
         return cycle
 
     def _set(self, node: Node, scope: dict[str, str]) -> Fn:
+        if node.args[0].kind in ("game_string", "owned_string"):
+            key, text = self.storage_key(node.args[0], scope), self.string(node.args[1], scope)
+
+            def store(st, env):
+                k = key(st, env)
+                if k[0] is not None:
+                    st.strs[k] = text(st, env) or ""
+
+            return store
         return self._store(node, scope, lambda old, new: new)
 
     def _inc(self, node: Node, scope: dict[str, str]) -> Fn:
@@ -288,7 +308,8 @@ class Actions(Choices):
         return times
 
     def _create_deck(self, node: Node, scope: dict[str, str]) -> Fn:
-        key = self.location(node.args[0], scope)
+        # (create deck NAME LOCATION (deck ...)): 0.5 names a deck; the name changes nothing here.
+        key = self.location(node.args[-2], scope)
         cards = self.p.deck_cards(node)
 
         def create(st, env):

@@ -23,7 +23,7 @@ def start(prog: Program, players: int, options: dict[str, Any], seed: int) -> Re
     """Set up a new game from ``seed`` and run it to the first choice."""
     st = RecycleState()
     st.players, st.options, st.seed = players, options, seed
-    st.locs, st.sto, st.points = {}, {}, {}
+    st.locs, st.sto, st.strs, st.points = {}, {}, {}, {}
     st.cycles, st.tcycles, st.frames = [[0, -1]], [[0, -1]], [[0, 0]]
     st.choice, st.shuffles, st.moves, st.steps = None, 0, 0, 0
     st.over, st.error, st.last, st.cache = False, None, None, None
@@ -105,6 +105,8 @@ def _is_card(item: Any) -> bool:
 
 
 def _render(prog: Program, item: Any) -> Any:
+    if isinstance(item, list):  # a collection of cards (an item of tuples, partition...)
+        return [prog.names[c[1]] for c in item]
     if isinstance(item, tuple):
         if isinstance(item[0], tuple):
             return prog.names[item[1]]
@@ -143,7 +145,7 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
     labels, actions, keys = [], [], set()
     for branch, bindings, acts in found:
         label = [branch, *(_render(prog, item) for item in bindings)]
-        key = tuple(label)
+        key = repr(label)
         if key not in keys:
             keys.add(key)
             labels.append({"choice": label})

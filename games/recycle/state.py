@@ -50,6 +50,7 @@ class RecycleState:
         "seed",
         "locs",
         "sto",
+        "strs",
         "points",
         "cycles",
         "tcycles",
@@ -70,6 +71,7 @@ class RecycleState:
     seed: int
     locs: dict[LocKey, list[int]]
     sto: dict[tuple[int, str], int]
+    strs: dict[tuple[int, str], str]  # string storage, (game str NAME): "" until set
     points: dict[str, tuple]  # name -> ((conditions, points), ...), conditions ((attr, values), ...)
     cycles: list[list[int]]
     tcycles: list[list[int]]
@@ -92,6 +94,7 @@ class RecycleState:
         other.seed = self.seed
         other.locs = {key: list(cards) for key, cards in self.locs.items()}
         other.sto = dict(self.sto)
+        other.strs = dict(self.strs)
         other.points = dict(self.points)  # values are immutable tuples
         other.cycles = [list(c) for c in self.cycles]
         other.tcycles = [list(c) for c in self.tcycles]
@@ -119,6 +122,7 @@ def state_to_json(state: RecycleState, names: list[str]) -> dict[str, Any]:
             for (o, k, n), cards in state.locs.items()
         ],
         "storage": [{"owner": owner_label(o), "name": n, "value": v} for (o, n), v in state.sto.items()],
+        "strings": [{"owner": owner_label(o), "name": n, "value": v} for (o, n), v in state.strs.items()],
         "points": {
             name: [[[[attr, sorted(values)] for attr, values in conds], pts] for conds, pts in entries]
             for name, entries in state.points.items()
@@ -146,6 +150,7 @@ def state_from_json(data: dict[str, Any]) -> RecycleState:
         (parse_owner(e["owner"]), e["kind"], e["name"]): list(e["cards"]) for e in data["locations"]
     }
     state.sto = {(parse_owner(e["owner"]), e["name"]): e["value"] for e in data["storage"]}
+    state.strs = {(parse_owner(e["owner"]), e["name"]): e["value"] for e in data.get("strings", ())}
     state.points = {
         name: tuple(
             (tuple((attr, frozenset(values)) for attr, values in conds), pts) for conds, pts in entries

@@ -22,6 +22,14 @@ MAX_CHARS = 64_000
 MAX_DEPTH = 60
 
 
+NAMED_FORMS = frozenset(
+    {
+        "game_location", "owned_location", "game_storage", "owned_storage",
+        "game_string", "owned_string", "game_points", "owned_points",
+    }
+)  # fmt: skip
+
+
 @dataclass(frozen=True, eq=False)
 class Node:
     """One form of the description: its kind, operands, and where it starts."""
@@ -56,6 +64,10 @@ class _Build(Transformer):
 
     def __default__(self, data, children, meta):  # type: ignore[override]
         args = tuple(_token_value(c) if isinstance(c, Token) else c for c in children)
+        if data in NAMED_FORMS and args[-1].kind in ("name", "number"):
+            # A location's or storage's NAME stays a str (the usual, constant case); a
+            # variable or a string expression stays a Node, computed in play.
+            args = (*args[:-1], str(args[-1].args[0]))
         line = getattr(meta, "line", 0) if not meta.empty else 0
         column = getattr(meta, "column", 0) if not meta.empty else 0
         return Node(str(data), args, line, column)
@@ -65,7 +77,7 @@ class _Build(Transformer):
         (child,) = children
         return _token_value(child) if isinstance(child, Token) else child
 
-    aggq = minmax = stage_kind = cycle_which = cycle_target = who = repeat_count = _word
+    aggq = minmax = stage_kind = cycle_which = cycle_target = who = repeat_count = runkind = topbottom = _word
 
     def var(self, meta, children):
         return Node("var", (str(children[0])[1:],), children[0].line, children[0].column)
@@ -107,7 +119,7 @@ def parse(text: str) -> Node:
     except UnexpectedCharacters as error:
         raise RecycleError(_unexpected(text, error.pos_in_stream), error.line, error.column) from None
     except UnexpectedEOF as error:
-        expected = ", ".join(sorted(error.expected)[:6])
+        expected = ", ".join(sorted(_readable(e) for e in error.expected)[:6])
         lines = text.splitlines() or [""]
         raise RecycleError(
             f"the description ends too soon (expected {expected})", len(lines), len(lines[-1]) + 1
@@ -128,10 +140,24 @@ def _unexpected(text: str, pos: int) -> str:
     return f"unexpected character {text[pos]!r}"
 
 
-_NAMES = {"LPAR": "'('", "RPAR": "')'", "NAME": "a NAME", "VAR": "a 'VARIABLE", "INT": "a number"}
+_NAMES = {
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "__ANON_0": "'..'",
+    "NAME": "a NAME",
+    "VAR": "a 'VARIABLE",
+    "INT": "a number",
+    "LOCKIND": "a location kind (iloc, vloc, hloc, oloc, mem)",
+    "ARITH": "an operator (+ - * // % ^)",
+    "COMPOP": "a comparison (== != < > <= >=)",
+    "BOOLOP": "'and' or 'or'",
+}
 
 
 def _readable(terminal: str) -> str:
+    """Say a grammar terminal in the language's own words: a keyword as itself."""
     if terminal in _NAMES:
         return _NAMES[terminal]
-    return repr(terminal.lower()) if terminal.isupper() else terminal
+    return repr(terminal.lower()) if terminal.isupper() else "another form"
