@@ -89,15 +89,25 @@ class _Build(Transformer):
         return Node("number", (int(children[0]),), children[0].line, children[0].column)
 
 
-def _check_bounds(text: str) -> None:
+def _check_bounds(text: str) -> int:
+    """Check the size and bracket depth; return where the game's closing bracket ends.
+
+    Comments (``;`` to the end of the line) are skipped, so a bracket in one is not
+    counted. Text after the game's closing bracket is ignored, as CardStock's reader does.
+    """
     if len(text) > MAX_CHARS:
         raise RecycleError(f"the description is {len(text)} characters long; the limit is {MAX_CHARS}")
     depth = 0
     line, column = 1, 0
-    for char in text:
+    in_comment = False
+    for index, char in enumerate(text):
         column += 1
         if char == "\n":
-            line, column = line + 1, 0
+            line, column, in_comment = line + 1, 0, False
+        elif in_comment:
+            continue
+        elif char == ";":
+            in_comment = True
         elif char == "(":
             depth += 1
             if depth > MAX_DEPTH:
@@ -106,14 +116,18 @@ def _check_bounds(text: str) -> None:
             depth -= 1
             if depth < 0:
                 raise RecycleError("a ')' closes nothing", line, column)
+            if depth == 0:
+                return index + 1
     # An unclosed '(' is left to the parser, which says where the text ended.
+    return len(text)
 
 
 def parse(text: str) -> Node:
     """Return the ``start`` node of ``text``; raise ``RecycleError`` (line, column) if it is not RECYCLE."""
     if not isinstance(text, str):
         raise RecycleError("a description is text")
-    _check_bounds(text)
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as Windows editors write
+    text = text[: _check_bounds(text)]
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as error:
