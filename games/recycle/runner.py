@@ -94,7 +94,7 @@ def run(prog: Program, st: RecycleState) -> None:
             frames.append([payload, -1])
         else:
             found = build_options(prog, st, payload)
-            if found:
+            if found[0]:  # a choice with no option is passed over
                 st.choice, st.cache = payload, found
                 return
     st.over, st.choice, st.cache = True, None, None

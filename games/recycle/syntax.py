@@ -79,6 +79,15 @@ class _Build(Transformer):
 
     aggq = minmax = stage_kind = cycle_which = cycle_target = who = repeat_count = runkind = topbottom = _word
 
+    def nth(self, meta, children):
+        # `(0 player)` reads as "the 0th item of player" by the grammar's shift: it is player 0.
+        index, of = children
+        node = self.__default__("nth", children, meta)
+        if isinstance(of, Node) and of.kind in ("all_players", "all_teams"):
+            kind = "player" if of.kind == "all_players" else "team_of_cycle"
+            return Node(kind, (int(index),), node.line, node.column)
+        return node
+
     def var(self, meta, children):
         return Node("var", (str(children[0])[1:],), children[0].line, children[0].column)
 
