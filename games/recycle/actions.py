@@ -7,6 +7,7 @@ action, loop or stage runs without bound between two choices.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,10 +20,13 @@ from games.recycle.syntax import Node
 
 MAX_REPEAT = 10_000
 MAX_HELD = 20_000  # cards in all locations together, remembered copies included
+MAX_SECONDS = 5.0  # CPU time of one move (the setup and the play to the first choice count as one)
+CLOCK_EVERY = 63  # the clock is read every 64 steps
 
 
 def tick(st: Any, node: Node, limit: int) -> None:
-    """Count one step of work; past ``limit`` in one move, stop the game with a located error."""
+    """Count one step of work; past ``limit`` steps or ``MAX_SECONDS`` in one move, stop the game
+    with a located error."""
     st.steps += 1
     if st.steps > limit:
         raise RecycleRuntimeError(
@@ -30,6 +34,15 @@ def tick(st: Any, node: Node, limit: int) -> None:
             node.line,
             node.column,
         )
+    if not st.steps & CLOCK_EVERY:
+        check_time(st, node)
+
+
+def check_time(st: Any, node: Node) -> None:
+    """Stop the game with a located error once the move being made has taken ``MAX_SECONDS`` of CPU."""
+    if time.thread_time() - st.began > MAX_SECONDS:
+        message = f"one move took more than {MAX_SECONDS} seconds: does this loop ever end?"
+        raise RecycleRuntimeError(message, node.line, node.column)
 
 
 def _check_held(st: Any, node: Node, more: int) -> None:

@@ -11,9 +11,11 @@ seat. The game ends when its own body is done.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from games.cards import CARD_INDEX
+from games.recycle.actions import CLOCK_EVERY, check_time
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.program import Program
 from games.recycle.state import RecycleState, owner_label
@@ -26,6 +28,7 @@ def start(prog: Program, players: int, options: dict[str, Any], seed: int) -> Re
     st.locs, st.sto, st.strs, st.points = {}, {}, {}, {}
     st.cycles, st.tcycles, st.frames = [[0, -1]], [[0, -1]], [[0, 0]]
     st.choice, st.shuffles, st.moves, st.steps = None, 0, 0, 0
+    st.began = time.thread_time()
     st.over, st.error, st.last, st.cache = False, None, None, None
     guarded(prog, st, _setup_and_run)
     st.dealt = deal_record(prog, st)
@@ -64,6 +67,8 @@ def run(prog: Program, st: RecycleState) -> None:
                 node.line,
                 node.column,
             )
+        if not st.steps & CLOCK_EVERY:
+            check_time(st, node)
         if index == -1:
             if end(st, {}):
                 frames.pop()
@@ -177,7 +182,7 @@ def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
     except ValueError:  # pragma: no cover - the contract's checks come first
         raise RecycleRuntimeError(f"{move} is not a legal move now") from None
     try:
-        st.steps = 0
+        st.steps, st.began = 0, time.thread_time()
         st.choice, st.cache = None, None
         for act, env in actions[index]:
             act(st, env)

@@ -59,6 +59,7 @@ class RecycleState:
         "shuffles",
         "moves",
         "steps",
+        "began",
         "over",
         "error",
         "last",
@@ -80,6 +81,7 @@ class RecycleState:
     shuffles: int
     moves: int
     steps: int
+    began: float  # this thread's CPU time when the move being made began (bounds one move's time)
     over: bool
     error: str | None
     last: dict | None
@@ -103,6 +105,7 @@ class RecycleState:
         other.shuffles = self.shuffles
         other.moves = self.moves
         other.steps = 0
+        other.began = self.began
         other.over = self.over
         other.error = self.error
         other.last = self.last
@@ -164,6 +167,7 @@ def state_from_json(data: dict[str, Any]) -> RecycleState:
     state.shuffles = data["shuffles"]
     state.moves = data["moves"]
     state.steps = 0
+    state.began = 0.0
     state.over = data["over"]
     state.error = data["error"]
     state.last = data["last"]

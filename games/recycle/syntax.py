@@ -18,8 +18,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from games.recycle.errors import RecycleError
 
-MAX_CHARS = 64_000
-MAX_DEPTH = 60
+MAX_CHARS = 200_000
+MAX_DEPTH = 100
 
 
 NAMED_FORMS = frozenset(
@@ -54,7 +54,7 @@ def _token_value(token: Token) -> object:
     if token.type == "INT":
         return int(token)
     if token.type == "VAR":
-        return str(token)[1:]
+        return str(token)[1:].lstrip()
     return str(token)
 
 
@@ -89,7 +89,7 @@ class _Build(Transformer):
         return node
 
     def var(self, meta, children):
-        return Node("var", (str(children[0])[1:],), children[0].line, children[0].column)
+        return Node("var", (_token_value(children[0]),), children[0].line, children[0].column)
 
     def name(self, meta, children):
         return Node("name", (str(children[0]),), children[0].line, children[0].column)
