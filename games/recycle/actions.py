@@ -14,7 +14,7 @@ from typing import Any
 from games.recycle.choices import Choices
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.fast import Fn, clamp
-from games.recycle.kinds import ACTION, BOOL, CARD, INT, LOC, STR
+from games.recycle.kinds import ACTION, BOOL, CARD, CARDS, INT, LOC, STR
 from games.recycle.state import GAME
 from games.recycle.syntax import Node
 
@@ -298,6 +298,9 @@ class Actions(Choices):
             source = getattr(body, "source", None)
             if source is None:
                 raise node.error("(repeat all ...) repeats a move, remember or forget")
+            each = self._each_of_collection(body_node, scope)
+            if each is not None:
+                return each
 
             def until_empty(st, env):
                 for _ in range(self.p.card_count + 1):
@@ -319,6 +322,33 @@ class Actions(Choices):
                 body(st, env)
 
         return times
+
+    def _each_of_collection(self, body_node: Node, scope: dict[str, str]) -> Fn | None:
+        """``(repeat all (move (top C) ...))`` where ``C`` is not a location (a run, a pair, a
+        filter): every card ``C`` holds when the repeat begins, from that end.
+
+        A collection made in play does not change when its cards move, so repeating
+        until it is empty would never end; CardStock's virtual collections lose the
+        card moved, which comes to the same thing.
+        """
+        card_node = body_node.args[0]
+        if card_node.kind not in ("top", "bottom") or self.kind(card_node.args[0], scope) != CARDS:
+            return None
+        cards = self.cards(card_node.args[0], scope)
+        one = Node("var", ("%each",), card_node.line, card_node.column)
+        body = self.action(
+            Node(body_node.kind, (one, *body_node.args[1:]), body_node.line, body_node.column),
+            {**scope, "%each": CARD},
+        )
+        from_top, limit = card_node.kind == "top", self.p.max_steps
+
+        def every(st, env):
+            found = cards(st, env)
+            for card in reversed(found) if from_top else list(found):
+                tick(st, body_node, limit)
+                body(st, {**env, "%each": card})
+
+        return every
 
     def _create_deck(self, node: Node, scope: dict[str, str]) -> Fn:
         # (create deck NAME LOCATION (deck ...)): 0.5 names a deck; the name changes nothing here.

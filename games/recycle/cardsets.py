@@ -65,7 +65,8 @@ class CardSets(Groups):
         k, a = node.kind, node.args
         if k in ("top", "bottom", "nth"):
             sets = self.cardsets(a[-1], scope)
-            index = -1 if k == "top" else 0 if k == "bottom" else a[0]
+            # CardStock's order: the top of a collection of collections is its first.
+            index = 0 if k == "top" else -1 if k == "bottom" else a[0]
             return lambda st, env: found[index] if -len(found := sets(st, env)) <= index < len(found) else []
         if k in ("top_n", "bottom_n"):
             count, cards = self.number(a[0], scope), self.cards(a[1], scope)

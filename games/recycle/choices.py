@@ -26,6 +26,9 @@ ACTION_FORMS = frozenset(
 )  # fmt: skip
 
 
+_NOTHING: list = [((), [])]
+
+
 class Choices(CardSets):
     """Options of a choice; the actions themselves are compiled by ``Actions.action``."""
 
@@ -88,10 +91,10 @@ class Choices(CardSets):
             def product(st, env):
                 combos: list = [((), [])]
                 for part in parts:
-                    found = part(st, env)
+                    # A part offering nothing (an any over no items, a false guard) adds
+                    # nothing to the option, as in CardStock: it does not remove it.
+                    found = part(st, env) or _NOTHING
                     combos = [(b1 + b2, acts1 + acts2) for b1, acts1 in combos for b2, acts2 in found]
-                    if not combos:
-                        break
                 return combos
 
             return product

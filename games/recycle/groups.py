@@ -16,7 +16,7 @@ from games.recycle.kinds import STR
 from games.recycle.syntax import Node
 from games.recycle.values import Values
 
-MAX_GROUPS = 20_000  # collections one tuples/subsets/runs form makes
+MAX_GROUPS = 131_072  # collections one tuples/subsets/runs form makes (every subset of 17 cards)
 
 
 class Groups(Values):

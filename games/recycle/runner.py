@@ -131,7 +131,8 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
     found = []
     for branch, part in enumerate(parts):
         for bindings, acts in part(st, {}):
-            found.append((branch, bindings, acts))
+            if acts:  # an option that would do nothing is no option (CardStock drops it too)
+                found.append((branch, bindings, acts))
     if not found:
         return [], []
     plays, seen = [], set()
