@@ -14,7 +14,7 @@ from typing import Any
 from games.recycle.choices import Choices
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.fast import Fn, clamp
-from games.recycle.kinds import ACTION, BOOL, CARD, CARDS, INT, LOC, STR
+from games.recycle.kinds import ACTION, BOOL, CARD, CARDS, INT, LOC, PLAYER, STR, TEAM
 from games.recycle.state import GAME
 from games.recycle.syntax import Node
 
@@ -93,6 +93,7 @@ class Actions(Choices):
         kind = self.kind(node, scope)
         return {
             INT: self.number, BOOL: self.truth, STR: self.string, CARD: self.card, LOC: self.location,
+            PLAYER: self.player, TEAM: self.team,
         }.get(kind, self.collection)(node, scope)  # fmt: skip
 
     def each(self, node: Node, scope: dict[str, str]) -> Fn:
