@@ -191,7 +191,10 @@ def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
         st.last = {"seat": seat, "move": labels[index]}
         run(prog, st)
         if not st.over and st.moves >= prog.max_moves:
-            raise RecycleRuntimeError(f"the game did not end within {prog.max_moves} moves")
+            # Name the innermost stage still being played: the one whose end never came.
+            node = prog.stages[st.frames[-1][0]][3] if st.frames else None
+            message = f"the game did not end within {prog.max_moves} moves (still in this stage)"
+            raise RecycleRuntimeError(message, node and node.line, node and node.column)
     except RecycleRuntimeError as error:
         _fail(st, str(error))
         raise

@@ -56,3 +56,22 @@ def test_collections_of_collections_are_bounded() -> None:
     with pytest.raises(RecycleRuntimeError, match=f"more than {groups.MAX_GROUPS} collections") as caught:
         game.new(None, None, 0)
     assert (caught.value.line, caught.value.column) == (6, 31)
+
+
+def test_a_game_without_end_names_the_stage_it_is_stuck_in() -> None:
+    text = (
+        HEAD + " (do ((move (top (game iloc STOCK)) (top (game vloc A)))))\n"
+        " (stage player (end (== 1 0))\n"
+        "  (choice ((any (game vloc A) 'C (move 'C (top (game vloc B))))\n"
+        "           (any (game vloc B) 'C (move 'C (top (game vloc A)))))))\n"
+        " (scoring max 0))"
+    )
+    game = loads(text, "Endless")
+    game.program.max_moves = 20
+    state = game.new(None, None, 0)
+    with pytest.raises(RecycleRuntimeError, match="did not end within 20 moves") as caught:
+        while True:
+            (seat,) = game.to_act(state)
+            game.apply(state, seat, game.legal_moves(state, seat)[0])
+    assert (caught.value.line, caught.value.column) == (6, 2)
+    assert game.result(state)["error"].startswith("line 6, column 2: ")
