@@ -175,7 +175,7 @@ _NAMES = {
     "LOCKIND": "a location kind (iloc, vloc, hloc, oloc, mem)",
     "ARITH": "an operator (+ - * // % ^)",
     "COMPOP": "a comparison (== != < > <= >=)",
-    "BOOLOP": "'and' or 'or'",
+    "BOOLOP": "'and', 'or'",
 }
 
 
