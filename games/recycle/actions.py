@@ -134,7 +134,9 @@ class Actions(Choices):
         entries = [self._award(award, scope) for award in awards]
 
         def put(st, env):
-            st.points[key(st, env)] = tuple([entry(st, env) for entry in entries])
+            k = key(st, env)
+            if k is not None:
+                st.points[k] = tuple([entry(st, env) for entry in entries])
 
         return put
 

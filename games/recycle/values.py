@@ -147,7 +147,8 @@ class Values(Kinds):
         if node.kind == "game_points":
             return name
         who = self.owner(node.args[0], scope)
-        return lambda st, env: f"{owner_label(who(st, env))}:{name(st, env)}"
+        # An owner that is no one (an unbound variable) has no map: no points.
+        return lambda st, env: None if (o := who(st, env)) is None else f"{owner_label(o)}:{name(st, env)}"
 
     def _name(self, name: str | Node, scope: dict[str, str]) -> Fn:
         """Compile a location's or storage's name: a NAME, or a string computed in play."""

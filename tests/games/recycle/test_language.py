@@ -260,3 +260,16 @@ def test_a_whole_game_in_each_version(version: str) -> None:
     for seed in range(5):
         state, moves = play_random(game, seed)
         assert moves == 6 and sum(game.result(state)["scores"]) == 12
+
+
+def test_a_point_map_of_no_one_gives_no_points() -> None:
+    # 'NOBODY is bound nowhere: its map is not kept, and scores by it are 0.
+    text = game_of(
+        DECK_05,
+        """(set ('NOBODY points BONUS) (((SUIT : SPADES) 10)))
+        (set (game sto SUM) (sum (game iloc STOCK) using ('NOBODY points BONUS)))""",
+    )
+    game = loads(text, "No one")
+    assert len(game.warnings) == 2 and "'NOBODY is not bound" in game.warnings[0]
+    state, _ = play_random(game, 0)
+    assert state.sto.get((GAME, "SUM"), 0) == 0 and state.points == {}
