@@ -160,7 +160,7 @@ class Actions(Choices):
 
         def made(st, env):
             conds = fixed + [(attr, frozenset((value(st, env),))) for attr, value in dynamic]
-            return (tuple(conds), points(st, env))
+            return (tuple(conds), points(st, env) or 0)  # no number (an unbound variable): 0
 
         return made
 

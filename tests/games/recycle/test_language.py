@@ -273,3 +273,14 @@ def test_a_point_map_of_no_one_gives_no_points() -> None:
     assert len(game.warnings) == 2 and "'NOBODY is not bound" in game.warnings[0]
     state, _ = play_random(game, 0)
     assert state.sto.get((GAME, "SUM"), 0) == 0 and state.points == {}
+
+
+def test_a_point_map_entry_of_no_number_gives_no_points() -> None:
+    text = game_of(
+        DECK_05,
+        """(set (game points P) (((SUIT : SPADES) 'NOTHING) ((SUIT : HEARTS) 2)))
+        (set (game sto SUM) (sum (game iloc STOCK) using (game points P)))""",
+    )
+    game = loads(text, "No number")
+    state, _ = play_random(game, 0)
+    assert state.sto[(GAME, "SUM")] == 6  # three hearts of 2; the spades' entry counts 0
