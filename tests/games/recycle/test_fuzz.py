@@ -13,12 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import GameError
-from games.recycle import RecycleError, loads
+from games.recycle import RecycleError, library, loads
 from games.recycle.listing import extract_listing
 from games.recycle.syntax import MAX_DEPTH
 from tests.games.recycle.helpers import SEED_POSTS, seed_post
 
-LISTINGS = [extract_listing(seed_post(game).read_text(encoding="utf-8")) for game in sorted(SEED_POSTS)]
+LISTINGS = [extract_listing(seed_post(game).read_text(encoding="utf-8")) for game in sorted(SEED_POSTS)] + [
+    library()[game].read_text(encoding="utf-8") for game in ("whist", "crazy_eights", "go_fish")
+]
 WORDS = [
     "game",
     "setup",
@@ -91,6 +93,27 @@ WORDS = [
     "4",
     "13",
     "99999999999",
+    # CardStock's 0.5 words
+    "str",
+    "oloc",
+    "range",
+    "..",
+    ":",
+    "random",
+    "tri",
+    "fib",
+    "^",
+    "intersect",
+    "disjunction",
+    "sort",
+    "tuples",
+    "partition",
+    "subsets",
+    "runs",
+    "run",
+    "largest",
+    "let",
+    "declare",
 ]
 
 
