@@ -87,8 +87,9 @@ class Groups(Values):
     def _runs(self, node: Node, scope: dict[str, str]) -> Fn:
         """``(runs largest|all N C using MAP)``: runs of consecutive scores, at least N long.
 
-        As CardStock: the cards sorted by score; equal scores make alternative runs;
-        ``largest`` keeps each run whole, ``all`` also every run's prefixes of N or more.
+        As CardStock's ``GameIterator``: the cards sorted by score, equal scores making
+        alternative runs; ``largest`` keeps each run whole, ``all`` also every run
+        starting at any card and every prefix of N or more. A run found twice is kept once.
         """
         which, size_node, cards_node, map_node = node.args
         size, cards = self.number(size_node, scope), self.cards(cards_node, scope)
@@ -111,11 +112,13 @@ class Groups(Values):
                         run.append(c)
                 else:
                     out.extend(run for run in current if len(run) >= least)
-                    current = [[c]]
+                    current = []
+                if not current or which == "all":  # a run may start at this card
+                    current.append([c])
                 _bound(current, node)
                 _bound(out, node)
             out.extend(run for run in current if len(run) >= least)
-            return out
+            return _unique(out)
 
         return runs
 
@@ -136,6 +139,18 @@ class Groups(Values):
             return best
 
         return run
+
+
+def _unique(groups: list) -> list:
+    """Return ``groups`` without repeats (the same cards in the same order), first kept."""
+    seen: set = set()
+    out = []
+    for group in groups:
+        key = tuple(c[1] for c in group)
+        if key not in seen:
+            seen.add(key)
+            out.append(group)
+    return out
 
 
 def _bound(groups: list, node: Node) -> None:

@@ -284,3 +284,23 @@ def test_a_point_map_entry_of_no_number_gives_no_points() -> None:
     game = loads(text, "No number")
     state, _ = play_random(game, 0)
     assert state.sto[(GAME, "SUM")] == 6  # three hearts of 2; the spades' entry counts 0
+
+
+def test_runs_all_and_largest_as_cardstock_makes_them() -> None:
+    # One suit, A 2 3 and a lone 5 (points 1, 2, 3, 5).
+    deck = "(create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE, FIVE)) (SUIT (HEARTS))))"
+    points = (
+        "(set (game points VALUE) (((RANK : A) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FIVE) 5)))"
+    )
+    text = game_of(
+        deck,
+        points
+        + """
+        (set (game sto ALL) (size (runs all 2 (game iloc STOCK) using (game points VALUE))))
+        (set (game sto LARGEST) (size (runs largest 2 (game iloc STOCK) using (game points VALUE))))
+        (set (game sto LONG) (size (top (runs largest 2 (game iloc STOCK) using (game points VALUE)))))
+        (all (runs all 2 (game iloc STOCK) using (game points VALUE)) 'R
+             (inc (game sto CARDS) (size 'R)))""",
+    )
+    # All: A-2, A-2-3, 2-3; largest: A-2-3 alone.
+    assert stored(text, "ALL", "LARGEST", "LONG", "CARDS") == [3, 1, 3, 7]
