@@ -304,3 +304,28 @@ def test_runs_all_and_largest_as_cardstock_makes_them() -> None:
     )
     # All: A-2, A-2-3, 2-3; largest: A-2-3 alone.
     assert stored(text, "ALL", "LARGEST", "LONG", "CARDS") == [3, 1, 3, 7]
+
+
+def test_an_option_whose_first_guard_fails_is_no_option() -> None:
+    # CardStock checks an option's guards as it builds the option: one that would do
+    # nothing is not offered. A later guard is checked when the option runs.
+    text = """(game
+ (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, TWO)) (SUIT (HEARTS)))))
+ (stage player (end (>= (game sto TURNS) 2))
+  (choice ((do (((== (game sto TURNS) 1) (inc (game sto LATE) 1))))
+           (any (game iloc STOCK) 'C
+                (do (((== (game sto TURNS) 1) (move 'C (top (game vloc PILE))))
+                     (inc (game sto TURNS) 1))))
+           (do ((inc (game sto TURNS) 1) ((== (game sto TURNS) 5) (inc (game sto NEVER) 1)))))))
+ (scoring max 0))"""
+    game = loads(text, "Guards")
+    state = game.new(None, None, 0)
+    # Turn 0: the first option would do nothing; the second still counts the turn.
+    assert game.legal_moves(state, 0) == [{"choice": [1, "AH"]}, {"choice": [1, "2H"]}, {"choice": [2]}]
+    game.apply(state, 0, {"choice": [2]})
+    moves = game.legal_moves(state, 1)
+    assert moves == [{"choice": [0]}, {"choice": [1, "AH"]}, {"choice": [1, "2H"]}, {"choice": [2]}]
+    game.apply(state, 1, {"choice": [1, "2H"]})
+    assert game.is_over(state) and [game.program.names[c] for c in state.locs[(GAME, "vloc", "PILE")]] == [
+        "2H"
+    ]
