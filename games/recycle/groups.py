@@ -27,8 +27,6 @@ class Groups(Values):
         k, a = node.kind, node.args
         if k == "var":
             return self.var(node, scope)
-        if k == "let":  # pragma: no cover - the grammar has no let as a value
-            raise node.error("a let is not a collection")
         tables = self.p.score_table
         if k == "tuples":
             size, cards = self.number(a[0], scope), self.cards(a[1], scope)
