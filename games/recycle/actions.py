@@ -7,22 +7,26 @@ action, loop or stage runs without bound between two choices.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
 from games.recycle.choices import Choices
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.fast import Fn, clamp
-from games.recycle.kinds import ACTION, BOOL, CARD, INT, LOC, STR
+from games.recycle.kinds import ACTION, BOOL, CARD, CARDS, INT, LOC, PLAYER, STR, TEAM
 from games.recycle.state import GAME
 from games.recycle.syntax import Node
 
 MAX_REPEAT = 10_000
 MAX_HELD = 20_000  # cards in all locations together, remembered copies included
+MAX_SECONDS = 5.0  # CPU time of one move (the setup and the play to the first choice count as one)
+CLOCK_EVERY = 63  # the clock is read every 64 steps
 
 
 def tick(st: Any, node: Node, limit: int) -> None:
-    """Count one step of work; past ``limit`` in one move, stop the game with a located error."""
+    """Count one step of work; past ``limit`` steps or ``MAX_SECONDS`` in one move, stop the game
+    with a located error."""
     st.steps += 1
     if st.steps > limit:
         raise RecycleRuntimeError(
@@ -30,6 +34,15 @@ def tick(st: Any, node: Node, limit: int) -> None:
             node.line,
             node.column,
         )
+    if not st.steps & CLOCK_EVERY:
+        check_time(st, node)
+
+
+def check_time(st: Any, node: Node) -> None:
+    """Stop the game with a located error once the move being made has taken ``MAX_SECONDS`` of CPU."""
+    if time.thread_time() - st.began > MAX_SECONDS:
+        message = f"one move took more than {MAX_SECONDS} seconds: does this loop ever end?"
+        raise RecycleRuntimeError(message, node.line, node.column)
 
 
 def _check_held(st: Any, node: Node, more: int) -> None:
@@ -80,6 +93,7 @@ class Actions(Choices):
         kind = self.kind(node, scope)
         return {
             INT: self.number, BOOL: self.truth, STR: self.string, CARD: self.card, LOC: self.location,
+            PLAYER: self.player, TEAM: self.team,
         }.get(kind, self.collection)(node, scope)  # fmt: skip
 
     def each(self, node: Node, scope: dict[str, str]) -> Fn:
@@ -113,6 +127,19 @@ class Actions(Choices):
 
         return put
 
+    def _set_points(self, node: Node, scope: dict[str, str]) -> Fn:
+        """``(set (game points NAME) (AWARD...))``, the 0.5 form of ``put points``."""
+        target, *awards = node.args
+        key = self.points_key(target, scope)
+        entries = [self._award(award, scope) for award in awards]
+
+        def put(st, env):
+            k = key(st, env)
+            if k is not None:
+                st.points[k] = tuple([entry(st, env) for entry in entries])
+
+        return put
+
     def _award(self, award: Node, scope: dict[str, str]) -> Fn:
         """Compile one entry of a point map: ``((ATTR VALUES)... POINTS)`` -> ``(conditions, points)``."""
         *subawards, points_node = award.args
@@ -133,7 +160,7 @@ class Actions(Choices):
 
         def made(st, env):
             conds = fixed + [(attr, frozenset((value(st, env),))) for attr, value in dynamic]
-            return (tuple(conds), points(st, env))
+            return (tuple(conds), points(st, env) or 0)  # no number (an unbound variable): 0
 
         return made
 
@@ -156,6 +183,15 @@ class Actions(Choices):
         return cycle
 
     def _set(self, node: Node, scope: dict[str, str]) -> Fn:
+        if node.args[0].kind in ("game_string", "owned_string"):
+            key, text = self.storage_key(node.args[0], scope), self.string(node.args[1], scope)
+
+            def store(st, env):
+                k = key(st, env)
+                if k[0] is not None:
+                    st.strs[k] = text(st, env) or ""
+
+            return store
         return self._store(node, scope, lambda old, new: new)
 
     def _inc(self, node: Node, scope: dict[str, str]) -> Fn:
@@ -265,6 +301,9 @@ class Actions(Choices):
             source = getattr(body, "source", None)
             if source is None:
                 raise node.error("(repeat all ...) repeats a move, remember or forget")
+            each = self._each_of_collection(body_node, scope)
+            if each is not None:
+                return each
 
             def until_empty(st, env):
                 for _ in range(self.p.card_count + 1):
@@ -287,8 +326,36 @@ class Actions(Choices):
 
         return times
 
+    def _each_of_collection(self, body_node: Node, scope: dict[str, str]) -> Fn | None:
+        """``(repeat all (move (top C) ...))`` where ``C`` is not a location (a run, a pair, a
+        filter): every card ``C`` holds when the repeat begins, from that end.
+
+        A collection made in play does not change when its cards move, so repeating
+        until it is empty would never end; CardStock's virtual collections lose the
+        card moved, which comes to the same thing.
+        """
+        card_node = body_node.args[0]
+        if card_node.kind not in ("top", "bottom") or self.kind(card_node.args[0], scope) != CARDS:
+            return None
+        cards = self.cards(card_node.args[0], scope)
+        one = Node("var", ("%each",), card_node.line, card_node.column)
+        body = self.action(
+            Node(body_node.kind, (one, *body_node.args[1:]), body_node.line, body_node.column),
+            {**scope, "%each": CARD},
+        )
+        from_top, limit = card_node.kind == "top", self.p.max_steps
+
+        def every(st, env):
+            found = cards(st, env)
+            for card in reversed(found) if from_top else list(found):
+                tick(st, body_node, limit)
+                body(st, {**env, "%each": card})
+
+        return every
+
     def _create_deck(self, node: Node, scope: dict[str, str]) -> Fn:
-        key = self.location(node.args[0], scope)
+        # (create deck NAME LOCATION (deck ...)): 0.5 names a deck; the name changes nothing here.
+        key = self.location(node.args[-2], scope)
         cards = self.p.deck_cards(node)
 
         def create(st, env):

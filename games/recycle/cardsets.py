@@ -7,13 +7,16 @@ not depend on the card once per filter, not once per card.
 
 from __future__ import annotations
 
+from games.recycle.errors import RecycleRuntimeError
 from games.recycle.fast import Fn, end_card, uses
-from games.recycle.kinds import CARD, CARDS, INT, LOC, PLAYERS, STR, STRS, TEAM, TEAMS
+from games.recycle.groups import Groups
+from games.recycle.kinds import CARD, CARDS, CARDSETS, INT, INTS, LOC, PLAYERS, STR, STRS, TEAM, TEAMS
 from games.recycle.syntax import Node
-from games.recycle.values import Values
+
+MAX_RANGE = 10_000
 
 
-class CardSets(Values):
+class CardSets(Groups):
     """Cards, card collections, and collections to go through (players, teams, names)."""
 
     def cards(self, node: Node, scope: dict[str, str]) -> Fn:
@@ -33,6 +36,8 @@ class CardSets(Values):
         if k == "union":
             parts = [self.cards(x, scope) for x in a]
             return lambda st, env: [c for part in parts for c in part(st, env)]
+        if k in ("intersect", "disjunction", "sort", "top_n", "bottom_n", "run", "top", "bottom", "nth"):
+            return self.combined(node, scope)
         if k == "filter":
             source, var, test = a
             cards = self.cards(source, scope)
@@ -53,6 +58,63 @@ class CardSets(Values):
             return kept
         # (all COLLECTION 'V LOCATION-or-CARDS): the union over the items.
         return self.aggregate_cards(node, scope)
+
+    def combined(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile the collections made from others: ``intersect``, ``disjunction``, ``sort``,
+        ``(top N C)``, ``(bottom N C)``, and ``(top|bottom|N COLLECTIONS)`` (one of them)."""
+        k, a = node.kind, node.args
+        if k in ("top", "bottom", "nth"):
+            sets = self.cardsets(a[-1], scope)
+            # CardStock's order: the top of a collection of collections is its first.
+            index = 0 if k == "top" else -1 if k == "bottom" else a[0]
+            return lambda st, env: found[index] if -len(found := sets(st, env)) <= index < len(found) else []
+        if k in ("top_n", "bottom_n"):
+            count, cards = self.number(a[0], scope), self.cards(a[1], scope)
+            if k == "top_n":  # topmost first, as CardStock lists them
+                return lambda st, env: cards(st, env)[::-1][: max(count(st, env) or 0, 0)]
+            return lambda st, env: cards(st, env)[: max(count(st, env) or 0, 0)]
+        if k == "sort":
+            cards, tables, mapname = self.cards(a[0], scope), self.p.score_table, self.points_key(a[1], scope)
+
+            def ordered(st, env):
+                table = tables(st, mapname(st, env))
+                return sorted(cards(st, env), key=lambda c: table[c[1]])
+
+            return ordered
+        if k == "run":
+            return self.run_sequence(node, scope)
+        parts = self._parts(a, scope)
+        if k == "intersect":
+
+            def common(st, env):
+                found = [part for part in parts(st, env)]
+                if not found:
+                    return []
+                rest = [{c for _, c in part} for part in found[1:]]
+                return [c for c in found[0] if all(c[1] in other for other in rest)]
+
+            return common
+
+        def once(st, env):
+            counts: dict[int, int] = {}
+            cards = []
+            for part in parts(st, env):
+                for c in part:
+                    counts[c[1]] = counts.get(c[1], 0) + 1
+                    cards.append(c)
+            return [c for c in cards if counts[c[1]] == 1]
+
+        return once
+
+    def _parts(self, args: tuple, scope: dict[str, str]) -> Fn:
+        """Compile the operands of a set operation: collections, or one ``(all C 'V CARDS)`` of them."""
+        if len(args) == 1 and args[0].kind == "agg" and args[0].args[0] == "all":
+            _, coll, var, body = args[0].args
+            items = self.collection(coll, scope)
+            each = self.cards(body, {**scope, var: self.item_kind(coll, scope)})
+            return lambda st, env: [each(st, {**env, var: item}) for item in items(st, env)]
+        parts = [self.cards(x, scope) for x in args]
+        return lambda st, env: [part(st, env) for part in parts]
 
     def _hoist(self, test: Node, var: str, scope: dict[str, str]) -> tuple[Fn, Fn] | None:
         """For ``(OP X Y)`` where one side does not use ``var``: compute that side once per filter.
@@ -99,6 +161,9 @@ class CardSets(Values):
         if k == "var":
             return self.var(node, scope)
         if k == "actual":
+            if self.kind(a[0], scope) == CARDS:  # (actual (top 'PAIRS)): the top card of a pair
+                cards = self.cards(a[0], scope)
+                return lambda st, env: found[-1] if (found := cards(st, env)) else None
             return self.card(a[0], scope)
         if k in ("top", "bottom", "nth"):
             index = -1 if k == "top" else 0 if k == "bottom" else a[0]
@@ -124,12 +189,12 @@ class CardSets(Values):
 
             return pick
         if k in ("max_card", "min_card"):
-            cards, mapname = self.cards(a[0], scope), a[1]
+            cards, mapname = self.cards(a[0], scope), self.points_key(a[1], scope)
             tables = self.p.score_table
             sign = 1 if k == "max_card" else -1
 
             def best(st, env):
-                table = tables(st, mapname)
+                table = tables(st, mapname(st, env))
                 found, top_score = None, None
                 for c in cards(st, env):
                     s = sign * table[c[1]]
@@ -144,6 +209,11 @@ class CardSets(Values):
         """Compile something to go through: players, teams, names, or cards."""
         kind = self.kind(node, scope)
         k, a = node.kind, node.args
+        if k == "filter" and kind not in (LOC, CARDS):  # players, teams, names, numbers, collections
+            source, var, test = a
+            items = self.collection(source, scope)
+            check = self.truth(test, {**scope, var: self.item_kind(source, scope)})
+            return lambda st, env: [i for i in items(st, env) if check(st, {**env, var: i})]
         if kind == PLAYERS:
             if k == "all_players":
                 return lambda st, env: range(st.players)
@@ -159,8 +229,25 @@ class CardSets(Values):
             if k == "other_teams":
                 return lambda st, env: [("team", (st.tcycles[-1][0] + i) % count) for i in range(1, count)]
         if kind == STRS:
+            if k == "var":
+                return self.var(node, scope)
             names = tuple(a)
             return lambda st, env: names
+        if kind == INTS:
+            if k == "var":
+                return self.var(node, scope)
+            low, high = self.number(a[0], scope), self.number(a[1], scope)
+
+            def numbers(st, env):
+                first, last = low(st, env) or 0, high(st, env) or 0
+                if last - first > MAX_RANGE:
+                    message = f"a range of more than {MAX_RANGE} numbers"
+                    raise RecycleRuntimeError(message, node.line, node.column)
+                return range(first, last + 1)  # both ends included, as in CardStock
+
+            return numbers
+        if kind == CARDSETS:
+            return self.cardsets(node, scope)
         if kind == TEAM:  # a team goes through its players
             team = self.team(node, scope)
             members = self.p.teams
@@ -185,6 +272,13 @@ class CardSets(Values):
             return want_all
 
         return check
+
+    def aggregate_sum(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile ``(all COLLECTION 'V STORAGE)``: the sum of the storage for every item."""
+        _, coll, var, body = node.args
+        items = self.collection(coll, scope)
+        value = self.number(body, {**scope, var: self.item_kind(coll, scope)})
+        return lambda st, env: sum(value(st, {**env, var: item}) or 0 for item in items(st, env))
 
     def aggregate_cards(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile ``(all COLLECTION 'V CARDS)``: the cards of every item, in order."""

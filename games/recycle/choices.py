@@ -26,6 +26,9 @@ ACTION_FORMS = frozenset(
 )  # fmt: skip
 
 
+_NOTHING: list = [((), [])]
+
+
 class Choices(CardSets):
     """Options of a choice; the actions themselves are compiled by ``Actions.action``."""
 
@@ -83,15 +86,20 @@ class Choices(CardSets):
 
             return per_item
         if k == "do":
-            parts = [self.options(x, scope) for x in a]
+            parts = [(self.options(x, scope), *self._plain_guard(x, scope)) for x in a]
 
             def product(st, env):
                 combos: list = [((), [])]
-                for part in parts:
-                    found = part(st, env)
+                for part, test, bare in parts:
+                    if test is not None and not any(acts for _, acts in combos):
+                        # Nothing of the option runs before this guard: it is checked now,
+                        # as CardStock checks it, on the state the option starts from.
+                        found = [((), [(bare, env)])] if test(st, env) else _NOTHING
+                    else:
+                        # A part offering nothing (an any over no items, a false guard) adds
+                        # nothing to the option, as in CardStock: it does not remove it.
+                        found = part(st, env) or _NOTHING
                     combos = [(b1 + b2, acts1 + acts2) for b1, acts1 in combos for b2, acts2 in found]
-                    if not combos:
-                        break
                 return combos
 
             return product
@@ -102,6 +110,14 @@ class Choices(CardSets):
         """Return ``(guard or None, action)`` when ``node`` offers one option (or none), else ``None``."""
         if node.kind == "guarded" and not self.branches(node.args[1]):
             return self.truth(node.args[0], scope), self.action(node.args[1], scope)
+        if node.kind == "do" and node.args and self._plain_guard(node.args[0], scope)[0] is not None:
+            return None  # its first guard is checked when the choice is built: the general way
         if node.kind != "guarded" and not self.branches(node):
             return None, self.action(node, scope)
         return None
+
+    def _plain_guard(self, node: Node, scope: dict[str, str]) -> tuple[Fn | None, Fn | None]:
+        """Return ``(guard, action)`` for a guard around an action that does not branch, else Nones."""
+        if node.kind == "guarded" and not self.branches(node.args[1]):
+            return self.truth(node.args[0], scope), self.action(node.args[1], scope)
+        return None, None

@@ -33,8 +33,18 @@ def _mod(a: int, b: int) -> int:
     return a % b if b else 0
 
 
-ARITH = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__, "//": _div, "%": _mod}
 MAX_INT = 10**9  # storage and arithmetic are clamped, so no number grows without bound
+
+
+def _power(a: int, b: int) -> int:
+    if b < 0:
+        return 0 if abs(a) != 1 else int(a**b)
+    if abs(a) > 1 and b > 64:  # past the clamp already: do not compute a huge power
+        return MAX_INT if a > 0 or b % 2 == 0 else -MAX_INT
+    return a**b
+
+
+ARITH = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__, "//": _div, "%": _mod, "^": _power}
 
 
 def specialized_compare(op: str, a: Fn, b: Fn, left: tuple[bool, Any], right: tuple[bool, Any]) -> Fn | None:
@@ -96,3 +106,11 @@ def uses(node: Any, var: str) -> bool:
 def clamp(value: int) -> int:
     """Keep a number within +-``MAX_INT``."""
     return MAX_INT if value > MAX_INT else -MAX_INT if value < -MAX_INT else value
+
+
+def fibonacci(n: int) -> int:
+    """Return the ``n``th Fibonacci number (0, 1, 1, 2...), clamped; 0 for ``n`` below 1."""
+    a, b = 0, 1
+    for _ in range(min(max(n, 0), 60)):  # the 45th is past the clamp already
+        a, b = b, a + b
+    return clamp(a)

@@ -14,7 +14,8 @@ from games.cards import CARD_INDEX
 from games.recycle.actions import Actions
 from games.recycle.deck import card_name, combinations
 from games.recycle.errors import RecycleError
-from games.recycle.kinds import INT, PLAYER, STR
+from games.recycle.fast import Fn
+from games.recycle.kinds import ACTION, INT, NOTHING, PLAYER
 from games.recycle.syntax import Node, parse
 
 MAX_PLAYERS = 12
@@ -37,7 +38,8 @@ class Program(Actions):
         self.play_label: list[dict[str, str]] = []
         self.order: list[int] = []
         self.attribute_tables: dict[str, list[str | None]] = {}
-        self.declared: dict[str, Any] = {}
+        self.declared: dict[str, tuple] = {}  # name -> (kind, known, constant, node)
+        self._declared_fns: dict[str, Fn] = {}
         self.stages: dict[int, tuple] = {}
         self.choices: dict[int, tuple] = {}
         self._score_tables: dict[tuple, list[int]] = {}
@@ -64,25 +66,37 @@ class Program(Actions):
         self.warnings.append(f"line {node.line}, column {node.column}: {message}")
 
     def _declare(self, node: Node) -> None:
+        """Declare ``'name``: a constant when it folds (a number, a NAME, arithmetic of
+        them), else an expression computed where it is used (a collection, a condition)."""
         value, name = node.args
-        if value.kind == "number":
-            self.declared[name] = (INT, value.args[0])
-        elif value.kind == "name":
-            self.declared[name] = (STR, value.args[0])
-        else:
-            raise value.error("a declared value is a number or a NAME")
+        kind = self.kind(value, {})
+        if kind in (ACTION, NOTHING):
+            raise value.error(f"a declared value is a number, string, truth or collection, not a {kind}")
+        known, constant = self.constant(value)
+        self.declared[name] = (kind, known, constant, value)
 
     def is_declared(self, name: str) -> bool:
         """Return whether ``'name`` was declared at the top of the game."""
         return name in self.declared
 
     def declared_kind(self, name: str) -> str:
-        """Return the kind of a declared variable (a number when unknown: it is reported when used)."""
-        return self.declared.get(name, (INT, None))[0]
+        """Return the kind of a declared variable."""
+        return self.declared[name][0]
 
-    def declared_value(self, name: str) -> Any:
-        """Return a declared variable's value."""
-        return self.declared[name][1]
+    def declared_constant(self, name: str) -> tuple[bool, Any]:
+        """Return ``(True, value)`` for a declared constant, ``(False, None)`` for an expression."""
+        _, known, constant, _ = self.declared[name]
+        return known, constant
+
+    def declared_value(self, name: str) -> Fn:
+        """Return a declared variable's value as a closure (compiled once)."""
+        _, known, constant, node = self.declared[name]
+        if known:
+            return lambda st, env: constant
+        compiled = self._declared_fns.get(name)
+        if compiled is None:
+            compiled = self._declared_fns[name] = self.value(node, {})
+        return compiled
 
     def _setup(self, node: Node) -> None:
         players_node = node.args[0].args[0]
@@ -109,7 +123,7 @@ class Program(Actions):
 
     def deck_cards(self, node: Node) -> list[int]:
         """Make the cards of a ``create deck`` form; return their numbers."""
-        made = combinations(list(node.args[1].args), MAX_CARDS - len(self.card_attrs))
+        made = combinations(list(node.args[-1].args), MAX_CARDS - len(self.card_attrs))
         if made is None:
             raise node.error(f"more than {MAX_CARDS} cards in the game")
         first = len(self.card_attrs)

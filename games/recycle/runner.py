@@ -11,9 +11,11 @@ seat. The game ends when its own body is done.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from games.cards import CARD_INDEX
+from games.recycle.actions import CLOCK_EVERY, check_time
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.program import Program
 from games.recycle.state import RecycleState, owner_label
@@ -23,9 +25,10 @@ def start(prog: Program, players: int, options: dict[str, Any], seed: int) -> Re
     """Set up a new game from ``seed`` and run it to the first choice."""
     st = RecycleState()
     st.players, st.options, st.seed = players, options, seed
-    st.locs, st.sto, st.points = {}, {}, {}
+    st.locs, st.sto, st.strs, st.points = {}, {}, {}, {}
     st.cycles, st.tcycles, st.frames = [[0, -1]], [[0, -1]], [[0, 0]]
     st.choice, st.shuffles, st.moves, st.steps = None, 0, 0, 0
+    st.began = time.thread_time()
     st.over, st.error, st.last, st.cache = False, None, None, None
     guarded(prog, st, _setup_and_run)
     st.dealt = deal_record(prog, st)
@@ -64,6 +67,8 @@ def run(prog: Program, st: RecycleState) -> None:
                 node.line,
                 node.column,
             )
+        if not st.steps & CLOCK_EVERY:
+            check_time(st, node)
         if index == -1:
             if end(st, {}):
                 frames.pop()
@@ -94,7 +99,7 @@ def run(prog: Program, st: RecycleState) -> None:
             frames.append([payload, -1])
         else:
             found = build_options(prog, st, payload)
-            if found:
+            if found[0]:  # a choice with no option is passed over
                 st.choice, st.cache = payload, found
                 return
     st.over, st.choice, st.cache = True, None, None
@@ -105,6 +110,8 @@ def _is_card(item: Any) -> bool:
 
 
 def _render(prog: Program, item: Any) -> Any:
+    if isinstance(item, list):  # a collection of cards (an item of tuples, partition...)
+        return [prog.names[c[1]] for c in item]
     if isinstance(item, tuple):
         if isinstance(item[0], tuple):
             return prog.names[item[1]]
@@ -124,7 +131,8 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
     found = []
     for branch, part in enumerate(parts):
         for bindings, acts in part(st, {}):
-            found.append((branch, bindings, acts))
+            if acts:  # an option that would do nothing is no option (CardStock drops it too)
+                found.append((branch, bindings, acts))
     if not found:
         return [], []
     plays, seen = [], set()
@@ -143,7 +151,7 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
     labels, actions, keys = [], [], set()
     for branch, bindings, acts in found:
         label = [branch, *(_render(prog, item) for item in bindings)]
-        key = tuple(label)
+        key = repr(label)
         if key not in keys:
             keys.add(key)
             labels.append({"choice": label})
@@ -175,7 +183,7 @@ def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
     except ValueError:  # pragma: no cover - the contract's checks come first
         raise RecycleRuntimeError(f"{move} is not a legal move now") from None
     try:
-        st.steps = 0
+        st.steps, st.began = 0, time.thread_time()
         st.choice, st.cache = None, None
         for act, env in actions[index]:
             act(st, env)
@@ -183,7 +191,10 @@ def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
         st.last = {"seat": seat, "move": labels[index]}
         run(prog, st)
         if not st.over and st.moves >= prog.max_moves:
-            raise RecycleRuntimeError(f"the game did not end within {prog.max_moves} moves")
+            # Name the innermost stage still being played: the one whose end never came.
+            node = prog.stages[st.frames[-1][0]][3] if st.frames else None
+            message = f"the game did not end within {prog.max_moves} moves (still in this stage)"
+            raise RecycleRuntimeError(message, node and node.line, node and node.column)
     except RecycleRuntimeError as error:
         _fail(st, str(error))
         raise

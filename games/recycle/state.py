@@ -50,6 +50,7 @@ class RecycleState:
         "seed",
         "locs",
         "sto",
+        "strs",
         "points",
         "cycles",
         "tcycles",
@@ -58,6 +59,7 @@ class RecycleState:
         "shuffles",
         "moves",
         "steps",
+        "began",
         "over",
         "error",
         "last",
@@ -70,6 +72,7 @@ class RecycleState:
     seed: int
     locs: dict[LocKey, list[int]]
     sto: dict[tuple[int, str], int]
+    strs: dict[tuple[int, str], str]  # string storage, (game str NAME): "" until set
     points: dict[str, tuple]  # name -> ((conditions, points), ...), conditions ((attr, values), ...)
     cycles: list[list[int]]
     tcycles: list[list[int]]
@@ -78,6 +81,7 @@ class RecycleState:
     shuffles: int
     moves: int
     steps: int
+    began: float  # this thread's CPU time when the move being made began (bounds one move's time)
     over: bool
     error: str | None
     last: dict | None
@@ -92,6 +96,7 @@ class RecycleState:
         other.seed = self.seed
         other.locs = {key: list(cards) for key, cards in self.locs.items()}
         other.sto = dict(self.sto)
+        other.strs = dict(self.strs)
         other.points = dict(self.points)  # values are immutable tuples
         other.cycles = [list(c) for c in self.cycles]
         other.tcycles = [list(c) for c in self.tcycles]
@@ -100,6 +105,7 @@ class RecycleState:
         other.shuffles = self.shuffles
         other.moves = self.moves
         other.steps = 0
+        other.began = self.began
         other.over = self.over
         other.error = self.error
         other.last = self.last
@@ -119,6 +125,7 @@ def state_to_json(state: RecycleState, names: list[str]) -> dict[str, Any]:
             for (o, k, n), cards in state.locs.items()
         ],
         "storage": [{"owner": owner_label(o), "name": n, "value": v} for (o, n), v in state.sto.items()],
+        "strings": [{"owner": owner_label(o), "name": n, "value": v} for (o, n), v in state.strs.items()],
         "points": {
             name: [[[[attr, sorted(values)] for attr, values in conds], pts] for conds, pts in entries]
             for name, entries in state.points.items()
@@ -146,6 +153,7 @@ def state_from_json(data: dict[str, Any]) -> RecycleState:
         (parse_owner(e["owner"]), e["kind"], e["name"]): list(e["cards"]) for e in data["locations"]
     }
     state.sto = {(parse_owner(e["owner"]), e["name"]): e["value"] for e in data["storage"]}
+    state.strs = {(parse_owner(e["owner"]), e["name"]): e["value"] for e in data.get("strings", ())}
     state.points = {
         name: tuple(
             (tuple((attr, frozenset(values)) for attr, values in conds), pts) for conds, pts in entries
@@ -159,6 +167,7 @@ def state_from_json(data: dict[str, Any]) -> RecycleState:
     state.shuffles = data["shuffles"]
     state.moves = data["moves"]
     state.steps = 0
+    state.began = 0.0
     state.over = data["over"]
     state.error = data["error"]
     state.last = data["last"]

@@ -18,8 +18,16 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from games.recycle.errors import RecycleError
 
-MAX_CHARS = 64_000
-MAX_DEPTH = 60
+MAX_CHARS = 200_000
+MAX_DEPTH = 100
+
+
+NAMED_FORMS = frozenset(
+    {
+        "game_location", "owned_location", "game_storage", "owned_storage",
+        "game_string", "owned_string", "game_points", "owned_points",
+    }
+)  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,7 +54,7 @@ def _token_value(token: Token) -> object:
     if token.type == "INT":
         return int(token)
     if token.type == "VAR":
-        return str(token)[1:]
+        return str(token)[1:].lstrip()
     return str(token)
 
 
@@ -56,6 +64,10 @@ class _Build(Transformer):
 
     def __default__(self, data, children, meta):  # type: ignore[override]
         args = tuple(_token_value(c) if isinstance(c, Token) else c for c in children)
+        if data in NAMED_FORMS and args[-1].kind in ("name", "number"):
+            # A location's or storage's NAME stays a str (the usual, constant case); a
+            # variable or a string expression stays a Node, computed in play.
+            args = (*args[:-1], str(args[-1].args[0]))
         line = getattr(meta, "line", 0) if not meta.empty else 0
         column = getattr(meta, "column", 0) if not meta.empty else 0
         return Node(str(data), args, line, column)
@@ -65,10 +77,19 @@ class _Build(Transformer):
         (child,) = children
         return _token_value(child) if isinstance(child, Token) else child
 
-    aggq = minmax = stage_kind = cycle_which = cycle_target = who = repeat_count = _word
+    aggq = minmax = stage_kind = cycle_which = cycle_target = who = repeat_count = runkind = topbottom = _word
+
+    def nth(self, meta, children):
+        # `(0 player)` reads as "the 0th item of player" by the grammar's shift: it is player 0.
+        index, of = children
+        node = self.__default__("nth", children, meta)
+        if isinstance(of, Node) and of.kind in ("all_players", "all_teams"):
+            kind = "player" if of.kind == "all_players" else "team_of_cycle"
+            return Node(kind, (int(index),), node.line, node.column)
+        return node
 
     def var(self, meta, children):
-        return Node("var", (str(children[0])[1:],), children[0].line, children[0].column)
+        return Node("var", (_token_value(children[0]),), children[0].line, children[0].column)
 
     def name(self, meta, children):
         return Node("name", (str(children[0]),), children[0].line, children[0].column)
@@ -77,15 +98,25 @@ class _Build(Transformer):
         return Node("number", (int(children[0]),), children[0].line, children[0].column)
 
 
-def _check_bounds(text: str) -> None:
+def _check_bounds(text: str) -> int:
+    """Check the size and bracket depth; return where the game's closing bracket ends.
+
+    Comments (``;`` to the end of the line) are skipped, so a bracket in one is not
+    counted. Text after the game's closing bracket is ignored, as CardStock's reader does.
+    """
     if len(text) > MAX_CHARS:
         raise RecycleError(f"the description is {len(text)} characters long; the limit is {MAX_CHARS}")
     depth = 0
     line, column = 1, 0
-    for char in text:
+    in_comment = False
+    for index, char in enumerate(text):
         column += 1
         if char == "\n":
-            line, column = line + 1, 0
+            line, column, in_comment = line + 1, 0, False
+        elif in_comment:
+            continue
+        elif char == ";":
+            in_comment = True
         elif char == "(":
             depth += 1
             if depth > MAX_DEPTH:
@@ -94,20 +125,24 @@ def _check_bounds(text: str) -> None:
             depth -= 1
             if depth < 0:
                 raise RecycleError("a ')' closes nothing", line, column)
+            if depth == 0:
+                return index + 1
     # An unclosed '(' is left to the parser, which says where the text ended.
+    return len(text)
 
 
 def parse(text: str) -> Node:
     """Return the ``start`` node of ``text``; raise ``RecycleError`` (line, column) if it is not RECYCLE."""
     if not isinstance(text, str):
         raise RecycleError("a description is text")
-    _check_bounds(text)
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as Windows editors write
+    text = text[: _check_bounds(text)]
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as error:
         raise RecycleError(_unexpected(text, error.pos_in_stream), error.line, error.column) from None
     except UnexpectedEOF as error:
-        expected = ", ".join(sorted(error.expected)[:6])
+        expected = ", ".join(sorted(_readable(e) for e in error.expected)[:6])
         lines = text.splitlines() or [""]
         raise RecycleError(
             f"the description ends too soon (expected {expected})", len(lines), len(lines[-1]) + 1
@@ -128,10 +163,24 @@ def _unexpected(text: str, pos: int) -> str:
     return f"unexpected character {text[pos]!r}"
 
 
-_NAMES = {"LPAR": "'('", "RPAR": "')'", "NAME": "a NAME", "VAR": "a 'VARIABLE", "INT": "a number"}
+_NAMES = {
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "__ANON_0": "'..'",
+    "NAME": "a NAME",
+    "VAR": "a 'VARIABLE",
+    "INT": "a number",
+    "LOCKIND": "a location kind (iloc, vloc, hloc, oloc, mem)",
+    "ARITH": "an operator (+ - * // % ^)",
+    "COMPOP": "a comparison (== != < > <= >=)",
+    "BOOLOP": "'and', 'or'",
+}
 
 
 def _readable(terminal: str) -> str:
+    """Say a grammar terminal in the language's own words: a keyword as itself."""
     if terminal in _NAMES:
         return _NAMES[terminal]
-    return repr(terminal.lower()) if terminal.isupper() else terminal
+    return repr(terminal.lower()) if terminal.isupper() else "another form"

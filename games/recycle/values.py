@@ -8,11 +8,15 @@ form's line and column instead of misbehaving in play.
 
 from __future__ import annotations
 
-from games.recycle.fast import ARITH, COMPARE, Fn, clamp, logic, specialized_compare
+import random
+
+from games.recycle.fast import ARITH, COMPARE, Fn, clamp, fibonacci, logic, specialized_compare
 from games.recycle.kinds import (
     BOOL,
     CARD,
+    CARDSETS,
     INT,
+    INTS,
     LOC,
     NOTHING,
     PLAYER,
@@ -23,7 +27,7 @@ from games.recycle.kinds import (
     TEAMS,
     Kinds,
 )  # fmt: skip
-from games.recycle.state import GAME, team_owner
+from games.recycle.state import GAME, owner_label, team_owner
 from games.recycle.syntax import Node
 
 
@@ -36,8 +40,7 @@ class Values(Kinds):
         if name in scope:
             return lambda st, env: env.get(name)
         if self.p.is_declared(name):
-            value = self.p.declared_value(name)
-            return lambda st, env: value
+            return self.p.declared_value(name)
         self.p.warn(node, f"'{name} is not bound here; it stands for nothing")
         return lambda st, env: None
 
@@ -61,16 +64,40 @@ class Values(Kinds):
             return lambda st, env: clamp(op(left(st, env) or 0, right(st, env) or 0))
         if k in ("sum", "score"):
             return self.scored(node, scope)
+        if k in ("random", "triangular", "fibonacci"):
+            return self.series(node, scope)
+        if k == "agg":
+            return self.aggregate_sum(node, scope)
         return self.player(node, scope)
+
+    def series(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile ``(random N)`` (0..N), ``(random A .. B)``, ``(tri N)`` and ``(fib N)``."""
+        parts = [self.number(x, scope) for x in node.args]
+        if node.kind == "triangular":
+            (n,) = parts
+            return lambda st, env: clamp((v := n(st, env) or 0) * (v + 1) // 2)
+        if node.kind == "fibonacci":
+            (n,) = parts
+            return lambda st, env: fibonacci(n(st, env) or 0)
+        low, high = (lambda st, env: 0, parts[0]) if len(parts) == 1 else parts
+
+        def draw(st, env):
+            a, b = low(st, env) or 0, high(st, env) or 0
+            # Each draw has its own stream from the game's seed, as shuffles do.
+            value = random.Random(st.seed * 1_000_003 + st.shuffles).randint(min(a, b), max(a, b))
+            st.shuffles += 1
+            return value
+
+        return draw
 
     def size(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile ``(size X)`` for a location, card collection, players, teams or names."""
         kind = self.kind(node, scope)
         if kind == LOC:
-            if node.kind == "game_location":
+            if node.kind == "game_location" and isinstance(node.args[1], str):
                 const = (GAME, node.args[0], node.args[1])
                 return lambda st, env: len(st.locs.get(const, ()))
-            if node.kind == "owned_location":  # the two usual owners, inlined
+            if node.kind == "owned_location" and isinstance(node.args[2], str):  # the usual owners, inlined
                 owner, kind_, name = node.args
                 if owner.kind == "var" and scope.get(owner.args[0]) == PLAYER:
                     var = owner.args[0]
@@ -79,31 +106,56 @@ class Values(Kinds):
                     return lambda st, env: len(st.locs.get((st.cycles[-1][0], kind_, name), ()))
             key = self.location(node, scope)
             return lambda st, env: len(st.locs.get(key(st, env), ()))
-        if kind in (PLAYERS, TEAMS, STRS):
+        if kind in (PLAYERS, TEAMS, STRS, INTS, CARDSETS):
             items = self.collection(node, scope)
             return lambda st, env: len(items(st, env))
         cards = self.cards(node, scope)
         return lambda st, env: len(cards(st, env))
 
     def scored(self, node: Node, scope: dict[str, str]) -> Fn:
-        """Compile ``(sum CARDS using 'MAP)`` and ``(score CARD using 'MAP)``."""
-        what, mapname = node.args
-        score = self.p.card_score
+        """Compile ``(sum CARDS using MAP)`` and ``(score CARD using MAP)``."""
+        what, map_node = node.args
+        tables, mapname = self.p.score_table, self.points_key(map_node, scope)
         if node.kind == "score":
             card = self.card(what, scope)
 
             def one(st, env):
                 c = card(st, env)
-                return 0 if c is None else score(st, mapname, c[1])
+                return 0 if c is None else tables(st, mapname(st, env))[c[1]]
 
             return one
-        cards, tables = self.cards(what, scope), self.p.score_table
+        cards = self.cards(what, scope)
 
         def total(st, env):
-            table = tables(st, mapname)
+            table = tables(st, mapname(st, env))
             return sum(table[c] for _, c in cards(st, env))
 
         return total
+
+    def points_key(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Compile a point map's name: ``'MAP`` (0.4), ``(game points NAME)`` or ``(WHO points NAME)``.
+
+        A game's map is kept under its NAME (so 0.4's ``'MAP`` and 0.5's ``(game points
+        MAP)`` are one map); an owner's under ``OWNER:NAME`` (``0:SCORE``, ``team1:BID``).
+        """
+        if node.kind == "var" and node.args[0] not in scope:
+            key = node.args[0]
+            return lambda st, env: key
+        if node.kind not in ("game_points", "owned_points"):
+            raise node.error("expected a point map such as (game points NAME) or 'NAME here")
+        name = self._name(node.args[-1], scope)
+        if node.kind == "game_points":
+            return name
+        who = self.owner(node.args[0], scope)
+        # An owner that is no one (an unbound variable) has no map: no points.
+        return lambda st, env: None if (o := who(st, env)) is None else f"{owner_label(o)}:{name(st, env)}"
+
+    def _name(self, name: str | Node, scope: dict[str, str]) -> Fn:
+        """Compile a location's or storage's name: a NAME, or a string computed in play."""
+        if isinstance(name, str):
+            return lambda st, env: name
+        value = self.string(name, scope) if self.kind(name, scope) != INT else self.number(name, scope)
+        return lambda st, env: str(value(st, env))
 
     def truth(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile a condition."""
@@ -177,6 +229,9 @@ class Values(Kinds):
                 return None if c is None or table is None else table[c[1]]
 
             return dynamic
+        if node.kind in ("game_string", "owned_string"):
+            key = self.storage_key(node, scope)
+            return lambda st, env: st.strs.get(key(st, env), "")
         return self.var(node, scope)
 
     def player(self, node: Node, scope: dict[str, str]) -> Fn:
@@ -243,14 +298,21 @@ class Values(Kinds):
         return lambda st, env: None if (t := team(st, env)) is None else team_owner(t[1])
 
     def storage_key(self, node: Node, scope: dict[str, str]) -> Fn:
-        """Compile ``(game sto NAME)`` or ``(WHO sto NAME)`` to its key ``(owner, name)``."""
-        if node.kind == "game_storage":
-            key = (GAME, node.args[0])
-            return lambda st, env: key
-        if node.kind != "owned_storage":
+        """Compile ``(game sto NAME)``, ``(WHO sto NAME)`` (or ``str``) to its key ``(owner, name)``."""
+        if node.kind not in ("game_storage", "owned_storage", "game_string", "owned_string"):
             raise node.error("expected a storage such as (game sto NAME) or ((current player) sto NAME)")
-        who, name = self.owner(node.args[0], scope), node.args[1]
-        return lambda st, env: (who(st, env), name)
+        name_arg = node.args[-1]
+        if node.kind.startswith("game_"):
+            if isinstance(name_arg, str):
+                key = (GAME, name_arg)
+                return lambda st, env: key
+            name = self._name(name_arg, scope)
+            return lambda st, env: (GAME, name(st, env))
+        who = self.owner(node.args[0], scope)
+        if isinstance(name_arg, str):
+            return lambda st, env: (who(st, env), name_arg)
+        name = self._name(name_arg, scope)
+        return lambda st, env: (who(st, env), name(st, env))
 
     def location(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile a location to its key ``(owner, kind, name)``."""
@@ -258,9 +320,16 @@ class Values(Kinds):
         if node.kind == "var":
             return self.var(node, scope)
         if node.kind == "game_location":
-            key = (GAME, node.args[0], node.args[1])
+            kind, name_arg = node.args
+            if not isinstance(name_arg, str):
+                name = self._name(name_arg, scope)
+                return lambda st, env: (GAME, kind, name(st, env))
+            key = (GAME, kind, name_arg)
             return lambda st, env: key
         owner_node, kind, name = node.args
+        if not isinstance(name, str):
+            who_, name_ = self.owner(owner_node, scope), self._name(name, scope)
+            return lambda st, env: (who_(st, env), kind, name_(st, env))
         if owner_node.kind == "player" and owner_node.args[0] == "current":
             return lambda st, env: (st.cycles[-1][0], kind, name)
         if owner_node.kind == "var" and scope.get(owner_node.args[0]) == PLAYER:

@@ -51,7 +51,8 @@ def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
         "phase": "over" if st.over else "play",
         "turn": None if st.over else st.cycles[-1][0],
         "locations": locations,
-        "storage": [{"owner": owner_label(o), "name": n, "value": v} for (o, n), v in sorted(st.sto.items())],
+        "storage": _stored(st.sto),
+        "strings": _stored(st.strs),
         "scores": prog.scores(st),
         "last": st.last,
     }
@@ -60,6 +61,10 @@ def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
     if st.error:
         out["error"] = st.error
     return out
+
+
+def _stored(storage: dict) -> list[dict[str, Any]]:
+    return [{"owner": owner_label(o), "name": n, "value": v} for (o, n), v in sorted(storage.items())]
 
 
 def determinize(prog: Program, st: RecycleState, seat: int, rng: random.Random) -> RecycleState:
