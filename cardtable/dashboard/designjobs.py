@@ -159,7 +159,11 @@ def _serve() -> None:
                 if row is None:
                     _thread = None
                     return
-            run(row)
+            try:
+                run(row)
+            except Exception as error:
+                # Whatever breaks a job ends it as failed: it must not stay "running" for ever.
+                fail(row, f"{type(error).__name__}: {error}")
     finally:
         connection.close()
         with _lock:
@@ -214,6 +218,7 @@ def command(row: DesignStats, game_arg: str, out: Path) -> list[str]:
 def run(row: DesignStats) -> None:
     """Compute one row's statistics in a child process and store them (or why they failed)."""
     global _child
+    limit = timeout()
     with tempfile.TemporaryDirectory(prefix="designstats-") as folder:
         out = Path(folder) / "stats.json"
         stored = StoredGame.objects.filter(game_id=row.game).first()
@@ -230,11 +235,11 @@ def run(row: DesignStats) -> None:
         )
         _child = child
         try:
-            _, err = child.communicate(timeout=timeout())
+            _, err = child.communicate(timeout=limit)
         except subprocess.TimeoutExpired:
             child.kill()
             child.communicate()
-            fail(row, f"stopped after {timeout():.0f} s (DESIGN_JOB_TIMEOUT)")
+            fail(row, f"stopped after {limit:.0f} s (DESIGN_JOB_TIMEOUT)")
             return
         finally:
             _child = None

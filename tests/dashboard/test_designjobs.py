@@ -84,6 +84,18 @@ def test_a_job_that_cannot_run_fails_with_the_reason() -> None:
     assert row.status == DesignStats.FAILED and "there is no game 'nosuchgame'" in row.message
 
 
+def test_a_job_that_breaks_is_marked_failed_and_the_next_one_runs(settings: Any) -> None:
+    settings.DESIGN_JOB_TIMEOUT = "soon"
+    designjobs.submit("agram", 4)
+    assert designjobs.wait(60)
+    row = DesignStats.objects.get(game="agram")
+    assert row.status == DesignStats.FAILED and row.message.startswith("ValueError")
+    settings.DESIGN_JOB_TIMEOUT = 120
+    designjobs.submit("ninety_eight", 4)
+    assert designjobs.wait(120)
+    assert DesignStats.objects.get(game="ninety_eight").status == DesignStats.DONE
+
+
 def test_a_job_left_running_by_a_dead_process_runs_again(staff_client: Client) -> None:
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
