@@ -124,7 +124,7 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def stats(args: argparse.Namespace, out: TextIO) -> int:
-    """Run CardStock's three experiments on a game and print its six heuristics."""
+    """Run CardStock's three experiments on a game and print its six heuristics with their errors."""
     from games.stats import NAMES, measure
 
     game = resolve_game(args.game)
@@ -138,7 +138,7 @@ def stats(args: argparse.Namespace, out: TextIO) -> int:
     }
     game.new(args.players, options, args.seed)  # bad players or options fail before any work
     started = time.perf_counter()
-    result = measure(game, args.players, options, counts, args.playouts, args.seed)
+    result = measure(game, args.players, options, counts, args.playouts, args.seed, args.fairness)
     result["seconds"] = round(time.perf_counter() - started, 3)
     print(f"game: {result['game']}", file=out)
     print(f"players: {result['players']}", file=out)
@@ -150,9 +150,10 @@ def stats(args: argparse.Namespace, out: TextIO) -> int:
             file=out,
         )
     print(f"playouts per move: {args.playouts}", file=out)
+    print(f"fairness from the first player's {result['fairness_basis']} rate", file=out)
     for name in NAMES:
-        value = result["heuristics"][name]
-        print(f"{name}: {'-' if value is None else f'{value:.2f}'}", file=out)
+        value, error = result["heuristics"][name], result["errors"][name]
+        print(f"{name}: {'-' if value is None else f'{value:.2f} ± {error:.3f}'}", file=out)
     print(f"seconds: {result['seconds']:.1f}", file=out)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
@@ -162,7 +163,7 @@ def stats(args: argparse.Namespace, out: TextIO) -> int:
 
 def add_stats_parser(commands: Any) -> None:
     """Add the ``stats`` command and its budget options."""
-    from games.stats import DEFAULT_COUNTS, DEFAULT_PLAYOUTS
+    from games.stats import BASES, DEFAULT_COUNTS, DEFAULT_PLAYOUTS
 
     st = commands.add_parser("stats", help="CardStock's design statistics of a game")
     st.add_argument("game", help="a game id or a RECYCLE description, PATH.rcy")
@@ -170,6 +171,7 @@ def add_stats_parser(commands: Any) -> None:
     st.add_argument("--options", help="JSON object, e.g. '{\"target\": 50}'")
     st.add_argument("--preset", help="a preset of the game, e.g. cardstock (same as --options' preset)")
     st.add_argument("--seed", type=int, default=0)
+    st.add_argument("--games", type=int, help="games in each experiment (CardStock's table: 100)")
     st.add_argument("--random-games", type=int, default=DEFAULT_COUNTS["random"], help="all-random games")
     st.add_argument(
         "--one-search-games",
@@ -183,7 +185,15 @@ def add_stats_parser(commands: Any) -> None:
         default=DEFAULT_COUNTS["all_search"],
         help="games of all search players",
     )
-    st.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS, help="search playouts per legal move")
+    st.add_argument(
+        "--playouts", type=int, default=DEFAULT_PLAYOUTS, help="playouts per legal move (CardStock: 10)"
+    )
+    st.add_argument(
+        "--fairness",
+        choices=BASES,
+        default="auto",
+        help="the first player's wins, losses, or auto (losses where one seat loses)",
+    )
     st.add_argument("--json", help="write the statistics, with a lead history, to this file")
 
 
@@ -204,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "simulate" and args.games < 1:
         parser.error("--games must be at least 1")
     if args.command == "stats":
+        if args.games is not None:
+            args.random_games = args.one_search_games = args.all_search_games = args.games
         budgets = (args.random_games, args.one_search_games, args.all_search_games)
         if min(budgets) < 0 or max(budgets) == 0 or args.playouts < 1:
             parser.error("game counts must be 0 or more (one at least positive) and --playouts at least 1")

@@ -1,9 +1,10 @@
 """CardStock's design statistics stored for the dashboard (computed offline, never per page view).
 
 ``compute`` runs ``games.stats.measure`` for one game variant and stores it as
-a ``DesignStats`` row; ``variants`` lists what ``manage.py designstats --all``
-covers: every game at its default player count, played standard and under each
-of its presets. ``rows`` gives the dashboard what it shows, charts included.
+a ``DesignStats`` row (``store``: each heuristic with its standard error);
+``variants`` lists what ``manage.py designstats --all`` covers: every game at
+its default player count, played standard and under each of its presets. ``rows``
+gives the dashboard what it shows, charts included.
 """
 
 from __future__ import annotations
@@ -41,6 +42,30 @@ def variants() -> list[tuple[str, dict]]:
     ]
 
 
+def store(result: dict[str, Any], options: dict | None, seconds: float, **extra: Any) -> DesignStats:
+    """Store ``games.stats.measure``'s result as its variant's row (replacing it); return the row."""
+    row, _ = DesignStats.objects.update_or_create(
+        game=result["game"],
+        players=result["players"],
+        variant=variant_key(options),
+        defaults={
+            "label": label_of(options),
+            "heuristics": result["heuristics"],
+            "errors": result.get("errors", {}),
+            "experiments": result["experiments"],
+            "lead_history": result["lead_history"],
+            "playouts": result["playouts"],
+            "seed": result["seed"],
+            "seconds": round(seconds, 3),
+            "status": DesignStats.DONE,
+            "worker": "",
+            "message": "",
+            **extra,
+        },
+    )
+    return row
+
+
 def compute(
     game: Game,
     players: int | None,
@@ -52,21 +77,7 @@ def compute(
     """Measure the variant and store (or replace) its row; return it."""
     started = time.perf_counter()
     result = measure(game, players, options, counts, playouts, seed)
-    row, _ = DesignStats.objects.update_or_create(
-        game=result["game"],
-        players=result["players"],
-        variant=variant_key(options),
-        defaults={
-            "label": label_of(options),
-            "heuristics": result["heuristics"],
-            "experiments": result["experiments"],
-            "lead_history": result["lead_history"],
-            "playouts": playouts,
-            "seed": seed,
-            "seconds": round(time.perf_counter() - started, 3),
-        },
-    )
-    return row
+    return store(result, options, time.perf_counter() - started)
 
 
 def lead_chart(row: DesignStats) -> str:
@@ -96,7 +107,7 @@ def rows() -> list[dict[str, Any]]:
             {
                 "row": row,
                 "name": name,
-                "values": [row.heuristics.get(name) for name in NAMES],
+                "values": [(row.heuristics.get(name), row.errors.get(name)) for name in NAMES],
                 "chart": lead_chart(row) if row.lead_history else None,
             }
         )

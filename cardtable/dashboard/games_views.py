@@ -1,4 +1,5 @@
-"""Staff add a RECYCLE game: paste or upload a description; it is checked, stored, listed."""
+"""Staff add a RECYCLE game: paste or upload a description; it is checked, stored, listed,
+and its design statistics are queued for a background job (``designjobs``)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from cardtable.dashboard import recycle_games
-from cardtable.dashboard.models import StoredGame
+from cardtable.dashboard import designjobs, recycle_games
+from cardtable.dashboard.models import DesignStats, StoredGame
 from games.engine import GameError
 from games.recycle import MAX_FILE_BYTES, RecycleError
 from games.recycle.listing import extract_listing
@@ -43,7 +44,10 @@ def recycle_games_page(request: HttpRequest) -> HttpResponse:
         text = ""
         try:
             text = _description(request)
-            context["added"] = recycle_games.add(name, text, request.user)
+            added = recycle_games.add(name, text, request.user)
+            # Its design statistics run in a background job (designjobs), never in this request.
+            designjobs.submit(added.game_id, added.players)
+            context["added"] = added
             status = 201
         except RecycleError as error:
             context["error"] = recycle_games.error_context(text, error)
@@ -52,5 +56,10 @@ def recycle_games_page(request: HttpRequest) -> HttpResponse:
             context["error"] = {"message": str(error)}
             status = 400
         context["form"] = {"name": name, "text": text if status == 400 else ""}
-    context["stored"] = StoredGame.objects.all()
+    stored = list(StoredGame.objects.all())
+    design = {
+        row.game: row
+        for row in DesignStats.objects.filter(game__in=[g.game_id for g in stored], variant="{}")
+    }
+    context["stored"] = [(game, design.get(game.game_id)) for game in stored]
     return render(request, "dashboard/recycle_games.html", context, status=status)

@@ -43,7 +43,10 @@ class GameSummary(models.Model):
 
 class DesignStats(models.Model):
     """CardStock's design statistics of one game variant, computed offline by
-    ``manage.py designstats`` (``games.stats.measure``; docs/dashboard.md)."""
+    ``manage.py designstats`` or, for a RECYCLE game staff add, by a background job
+    (``designjobs``; ``games.stats.measure``; docs/dashboard.md)."""
+
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 
     game = models.CharField(max_length=64)
     players = models.PositiveSmallIntegerField()
@@ -52,6 +55,8 @@ class DesignStats(models.Model):
     label = models.CharField(max_length=200, blank=True, default="")
     # fairness, convergence, spread, drama, security, order (each 0-1, or null when not run).
     heuristics = models.JSONField(default=dict)
+    # Each heuristic's standard error (same keys; null when not run).
+    errors = models.JSONField(default=dict)
     # Per experiment: games, moves per game, seat 0's win rate.
     experiments = models.JSONField(default=dict)
     # One all-search game's lead history: [{"seat": chooser, "lead": [estimate per seat]}, ...].
@@ -60,6 +65,11 @@ class DesignStats(models.Model):
     seed = models.IntegerField(default=0)
     seconds = models.FloatField(default=0)
     computed = models.DateTimeField(auto_now=True)
+    # A background job's progress: queued, running (by ``worker``, "host:pid"), done or failed
+    # (``message`` says why). Rows the management command stores are done.
+    status = models.CharField(max_length=8, default=DONE)
+    worker = models.CharField(max_length=100, blank=True, default="")
+    message = models.TextField(blank=True, default="")
 
     class Meta:
         constraints = [

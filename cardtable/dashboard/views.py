@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardtable.dashboard import charts, designstats, live, stats
+from cardtable.dashboard import charts, designjobs, designstats, live, stats
 from cardtable.dashboard.replay import replay_json as build_replay
 from cardtable.tables.authority import staff
 from cardtable.tables.errors import TableError
@@ -140,6 +140,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         ],
         "games": _game_sections(),
         "pending": stats.pending_count(),
+        "design_jobs": designjobs.resume(),
         "design": designstats.rows(),
         "design_names": designstats.NAMES,
     }

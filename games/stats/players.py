@@ -1,12 +1,13 @@
 """The players of CardStock's experiments: random, and the Monte Carlo search player.
 
 The search player is CardStock's Pure Monte Carlo player (``PIPMCPlayer``):
-at a choice it tries every legal move in ``playouts`` random games to the end,
-each on a deal sampled from what it has seen (``determinize``), and keeps each
-seat's mean final rank per move. It plays the move with its own best mean rank
-and records, as CardStock's ``RecordHeuristics`` does, the lead view (every
-seat's rank estimate after that move) and the spread (its best move's rank
-estimate minus its worst's).
+at every choice, a forced one included, it tries each legal move in
+``playouts`` random games to the end, each on a deal sampled from what it has
+seen (``determinize``), and keeps each seat's mean final rank per move. It
+plays the move with its own best mean rank (the first of equals) and records,
+as CardStock's ``RecordHeuristics`` does, the lead view (every seat's rank
+estimate after that move) and the spread (its best move's rank estimate minus
+its worst's: 0 at a forced choice).
 """
 
 from __future__ import annotations
@@ -53,11 +54,12 @@ class SearchPlayer:
         return self.final_ranks(world)
 
     def choose(self, state: Any, seat: int) -> Move:
-        """Return the move with the best mean rank for ``seat``; a forced move is played
-        without search (there is nothing to decide and nothing is recorded)."""
+        """Return the move with the best mean rank for ``seat`` and record the estimates.
+
+        A forced move is searched too: CardStock's player is asked at every
+        choice, so its lead view and its spread (0) count like any other.
+        """
         moves = self.game.legal_moves(state, seat)
-        if len(moves) == 1:
-            return moves[0]
         players = state.players
         sums = [[0.0] * len(moves) for _ in range(players)]
         for index, move in enumerate(moves):

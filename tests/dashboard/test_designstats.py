@@ -28,11 +28,12 @@ def run(*args: str) -> str:
 
 def test_command_stores_one_row_per_variant() -> None:
     out = run("agram", "--options", '{"preset": "cardstock"}', *TINY)
-    assert out.startswith("agram (4 players, cardstock): fairness ")
+    assert re.match(r"agram \(4 players, cardstock\): fairness \d\.\d\d±\d\.\d{3} ", out)
     row = DesignStats.objects.get()
     assert (row.game, row.players, row.label, row.playouts) == ("agram", 4, "cardstock", 2)
     assert row.variant == '{"preset":"cardstock"}'
-    assert sorted(row.heuristics) == sorted(NAMES)  # jsonb (PostgreSQL) keeps no key order
+    assert sorted(row.heuristics) == sorted(NAMES) == sorted(row.errors)  # jsonb keeps no key order
+    assert row.status == DesignStats.DONE
     assert all(0 <= row.heuristics[name] <= 1 for name in ("fairness", "spread", "drama", "security"))
     assert row.experiments["random"]["games"] == 3 and row.experiments["all_search"]["games"] == 1
     assert row.lead_history and all(len(step["lead"]) == 4 for step in row.lead_history)
@@ -83,9 +84,12 @@ def test_dashboard_shows_each_variant_with_its_lead_history(staff_client: Client
     row = DesignStats.objects.get()
     html = staff_client.get("/staff/dashboard/").content.decode()
     line = re.search(r'<tr data-design="agram-4-cardstock">(.*?)</tr>', html, re.S).group(1)
+    assert set(row.errors) == set(NAMES)
     for index, name in enumerate(NAMES):
-        cell = re.search(rf'data-heuristic="{index}">([^<]*)<', line).group(1)
-        assert cell == f"{row.heuristics[name]:.2f}"
+        cell = re.search(rf'data-heuristic="{index}">(.*?)</td>', line).group(1)
+        value = re.search(r'<span class="value">([^<]*)</span>', cell).group(1)
+        error = re.search(r'<span class="error" title="standard error">± ([^<]*)</span>', cell).group(1)
+        assert value == f"{row.heuristics[name]:.2f}" and error == f"{row.errors[name]:.3f}"
     svg = re.search(r'<svg class="chart"[^>]*>.*?</svg>', html[html.index('id="design-h"') :], re.S).group(0)
     tree = ET.fromstring(svg)
     ns = "{http://www.w3.org/2000/svg}"

@@ -67,7 +67,10 @@ class Command(BaseCommand):
                 row = compute(game, opts["players"], variant, counts, opts["playouts"], opts["seed"])
             except GameError as error:
                 raise CommandError(str(error)) from None
-            values = " ".join(f"{k} {'-' if v is None else f'{v:.2f}'}" for k, v in row.heuristics.items())
+            values = " ".join(
+                f"{k} {'-' if v is None else f'{v:.2f}±{row.errors.get(k) or 0:.3f}'}"
+                for k, v in row.heuristics.items()
+            )
             name = f"{row.game} ({row.players} players, {row.label})"
             self.stdout.write(f"{name}: {values} [{row.seconds:.1f} s]")
 
