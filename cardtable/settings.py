@@ -223,6 +223,11 @@ RATE_LIMITS = {
     "chat": {"address": (1.0, 10.0)},  # beside CHAT_RATE per player
     "sync": {"player": (1.0, 10.0), "address": (5.0, 50.0)},
 }
+# The bots' searches (bot moves, stand-ins, timeouts, hints) run in this many worker
+# processes per server process (tables/searches.py), never on the event loop's thread.
+SEARCH_WORKERS = int(os.environ.get("SEARCH_WORKERS", "2"))
+if SEARCH_WORKERS < 1:
+    raise ImproperlyConfigured("SEARCH_WORKERS must be at least 1")
 # Tables one player may host while they wait or play.
 OPEN_TABLES_PER_PLAYER = int(os.environ.get("OPEN_TABLES_PER_PLAYER", "5"))
 # A waiting table nobody has been at for this many seconds is deleted.

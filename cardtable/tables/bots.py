@@ -2,10 +2,10 @@
 
 After every change (``poke``) the driver looks at the table: when a bot, or a
 stand-in for a human whose grace ran out, is to act, it waits ``BOT_PAUSE``
-seconds, computes the move in a worker thread (so a slow bot never stalls the
-event loop or other tables) and makes it through ``services.apply_move`` with the
-version it read, like any client (``take_turn``; ``playbots`` plays the same turns
-through ``play_pending``). The driver hears of changes as a listener of
+seconds, computes the move in the search pool (``searches.py``: worker processes,
+so a slow bot never stalls the event loop or other tables) and makes it through
+``services.apply_move`` with the version it read, like any client (``take_turn``;
+``playbots`` plays the same turns through ``play_pending``). The driver hears of changes as a listener of
 ``broadcast.on_table_changed``, registered when the app starts. If a human or another process moved first the
 move is refused and the driver simply looks again. Nothing lives only here: after
 a restart ``resume_all`` finds every game being played in the database.
@@ -21,7 +21,7 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from cardtable.tables import clocks, ending, presence, state, turns
+from cardtable.tables import clocks, ending, presence, searches, state, turns
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.turns import Job, choose, next_job, play_pending, take_turn, think_time
 
@@ -55,6 +55,7 @@ class BotDriver:
             return
         self.reset()
         self.loop, self.stopping = loop, False
+        searches.warm()
         self.resuming = loop.create_task(self.resume_all(), context=contextvars.Context())
         self._schedule_sweep()
 
@@ -239,7 +240,7 @@ class BotDriver:
                     return
                 try:
                     started, think = loop.time(), think_time(level)
-                    move = await loop.run_in_executor(None, job.choose, seat, level)
+                    move = await job.search(seat, level)
                     await asyncio.sleep(max(0.0, started + think - loop.time()))  # never sooner
                     await database_sync_to_async(take_turn)(table_id, job, seat, by, move)
                 except Exception:

@@ -23,7 +23,18 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables import clocks, fanout, heartbeat, presence, ratelimit, services, shutdown, sockets
+from cardtable.tables import (
+    clocks,
+    fanout,
+    heartbeat,
+    presence,
+    ratelimit,
+    searches,
+    services,
+    shutdown,
+    sockets,
+    turns,
+)
 from cardtable.tables.bots import driver
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
@@ -31,7 +42,6 @@ from cardtable.tables.identity import player_from_scope
 from cardtable.tables.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
 from cardtable.tables.models import Player, Table
 from cardtable.tables.state import Snapshot, message_for, snapshot
-from cardtable.tables.turns import choose
 
 log = logging.getLogger(__name__)
 
@@ -287,11 +297,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Answer this connection (only) with the normal bot's move for its own seat."""
         if not self.hints.has_token():
             raise TableError("rate_limited", "too many hints; wait a moment")
+        # Hints take only spare search capacity: bots' moves at every table come first.
+        if searches.waiting() >= 2 * settings.SEARCH_WORKERS:
+            raise TableError("rate_limited", "the server is busy thinking; ask for a hint again in a moment")
         job = await db_call(services.hint_job)(self.table_id, self.player)
         self.hints.take()
-        loop = asyncio.get_running_loop()
-        # The bot thinks in a worker thread, as the bot driver's do: the event loop stays free.
-        move = await loop.run_in_executor(None, choose, job.game, job.state, job.seat, "normal", job.seed)
+        move = await turns.search(job.game, job.state, job.seat, "normal", job.seed)
         await self._send_json({"type": "hint", "move": move, "id": _echo_id(message)})
 
     @property
