@@ -5,11 +5,13 @@ a thread of the server's process, as it once was, it took that lock from the
 event loop's thread again and again: five hints searching at once made the
 lobby answer 20 times slower (docs/security.md, "Fixed after the second outside
 probe"). So each server process hands its searches to ``settings.SEARCH_WORKERS``
-worker processes of its own, started on the first search and run at a lower
-priority than the server; at most that many run at once and the others wait
-their turn, and the event loop's thread never searches.
+worker processes of its own, started with the bot driver, run at a lower
+priority than the server and ended when it ends (even by ``kill -9``); at most
+that many run at once and the others wait their turn, and the event loop's
+thread never searches.
 
-The workers import this module and ``games`` only, not Django: ``think`` gets
+A worker imports this module to start (at its lower priority before anything
+heavy), then ``thinking.py`` and ``games``, not Django: ``thinking.think`` gets
 everything it needs (the think budget included) as arguments, so the server's
 settings decide, and a worker needs no database or settings of its own.
 """
@@ -17,22 +19,16 @@ settings decide, and a worker needs no database or settings of its own.
 from __future__ import annotations
 
 import asyncio
-import logging
 import multiprocessing
 import os
-import random
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from django.conf import settings
-
-from games import get_game
-from games.bots import make_bot
-
-log = logging.getLogger(__name__)
 
 # Added to a worker's niceness: when searches keep every core busy, the event loop
 # (answers, moves, the lobby) still runs first; the searches use what is left.
@@ -42,24 +38,22 @@ _lock = threading.Lock()
 _waiting = 0  # searches submitted and not finished, in this process
 
 
-def think(game_id: str, state_json: dict, seat: int, level: str, seed: int, budget: dict) -> dict[str, Any]:
-    """Compute a bot's move (in a worker process; tests call it in place).
+def _start_worker(server_pid: int) -> None:
+    """A worker's first act: a lower priority, and an end when the server process is gone.
 
-    A bot that fails must not stall its table: the failure is logged and the
-    seat plays a random legal move instead.
+    The lower priority lets the server's own process have a busy CPU first. The
+    watch matters after a ``kill -9`` of the server: a worker waiting for work
+    holds its own end of the pool's queue, so it would never hear that the queue
+    closed, and would outlive the server.
     """
-    game = get_game(game_id)
-    state = game.from_json(state_json)
-    try:
-        return make_bot(level, game, seed, **budget).choose(state, seat)
-    except Exception:
-        log.exception("%s bot failed in %s; playing a random move instead", level, game_id)
-        return game.random_move(state, seat, random.Random(seed))
-
-
-def _yield_cpu() -> None:
-    """A worker's first act: run at a lower priority, so the server's own process gets a busy CPU first."""
     os.nice(WORKER_NICENESS)
+
+    def watch() -> None:
+        while os.getppid() == server_pid:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="server-watch", daemon=True).start()
 
 
 def _executor() -> ProcessPoolExecutor:
@@ -70,7 +64,10 @@ def _executor() -> ProcessPoolExecutor:
             # spawn: a fork of a server with threads and open sockets would inherit them mid-use.
             context = multiprocessing.get_context("spawn")
             _pool = ProcessPoolExecutor(
-                max_workers=settings.SEARCH_WORKERS, mp_context=context, initializer=_yield_cpu
+                max_workers=settings.SEARCH_WORKERS,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return _pool
 
@@ -94,10 +91,14 @@ def _done(future: Future) -> None:
         _waiting -= 1
 
 
-def warm() -> None:
-    """Start the workers now, not at the first search (the server starting: a worker takes a while)."""
+def warm(ready: Callable[[], Any]) -> None:
+    """Start the workers now, not at the first search: each runs ``ready``, which imports what a search needs.
+
+    ``ready`` is the caller's, so that this module (which a worker imports before
+    it lowers its priority) imports nothing heavy itself.
+    """
     for _ in range(settings.SEARCH_WORKERS):
-        submit(os.getpid)
+        submit(ready)
 
 
 def waiting() -> int:

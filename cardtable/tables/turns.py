@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Max, Q
 
-from cardtable.tables import clocks, presence, searches, services, state
+from cardtable.tables import clocks, presence, searches, services, state, thinking
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from games import get_game
@@ -129,9 +129,9 @@ def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> 
     """Compute a bot's move in this thread (``playbots``; the server searches in its pool).
 
     A bot that fails must not stall its table: the failure is logged and the
-    seat plays a random legal move instead (``searches.think``).
+    seat plays a random legal move instead (``thinking.think``).
     """
-    return searches.think(game_id, state_json, seat, level, seed, budget(level))
+    return thinking.think(game_id, state_json, seat, level, seed, budget(level))
 
 
 def _random_instead(game_id: str, state_json: dict, seat: int, seed: int) -> dict[str, Any]:
@@ -143,7 +143,7 @@ def _random_instead(game_id: str, state_json: dict, seat: int, seed: int) -> dic
 async def search(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
     """``choose`` in this process's search pool (``searches.py``): the event loop waits for it, free."""
     try:
-        return await searches.run(searches.think, game_id, state_json, seat, level, seed, budget(level))
+        return await searches.run(thinking.think, game_id, state_json, seat, level, seed, budget(level))
     except Exception:
         return _random_instead(game_id, state_json, seat, seed)
 
@@ -151,7 +151,7 @@ async def search(game_id: str, state_json: dict, seat: int, level: str, seed: in
 def search_and_wait(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
     """``choose`` in the search pool, waited for in this (worker) thread."""
     try:
-        return searches.run_blocking(searches.think, game_id, state_json, seat, level, seed, budget(level))
+        return searches.run_blocking(thinking.think, game_id, state_json, seat, level, seed, budget(level))
     except Exception:
         return _random_instead(game_id, state_json, seat, seed)
 
