@@ -1,6 +1,6 @@
 """Hint figures: what one player's hint flood does to a running server.
 
-    python bench/hints.py [--seconds 20] [--sockets 5] [--samples 30]
+    python bench/hints.py [--seconds 20] [--sockets 5] [--samples 30] [--scenarios allowance searches]
 
 Starts its own Daphne on loopback (SQLite, a fresh database each scenario) and
 prints, for docs/security.md:
@@ -159,7 +159,9 @@ async def searches(server: DaphneServer, args: argparse.Namespace) -> None:
 
 async def run(args: argparse.Namespace) -> None:
     """Run each scenario on a server of its own."""
-    for scenario, limits in ((allowance, "1"), (searches, "0")):
+    chosen = {"allowance": (allowance, "1"), "searches": (searches, "0")}
+    for name in args.scenarios:
+        scenario, limits = chosen[name]
         env = {
             "SQLITE_PATH": str(Path(tempfile.mkdtemp(prefix="hints-")) / "db.sqlite3"),
             "RATE_LIMITS": limits,
@@ -179,6 +181,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--sockets", type=int, default=5)
     parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument(
+        "--scenarios", nargs="+", choices=["allowance", "searches"], default=["allowance", "searches"]
+    )
     asyncio.run(run(parser.parse_args()))
 
 
