@@ -6,7 +6,8 @@ many seconds per player and per address. The counts live in Django's cache
 ``limits`` (``settings.CACHES``): Redis when the site has it, so every server
 process counts against the same limit and a restart forgets nothing; else this
 process's memory. While Redis does not answer, each process counts in its own
-memory (logged), so the site keeps its limits and keeps working.
+memory (logged; it tries Redis again every ``RETRY_AFTER`` seconds), so the site
+keeps its limits and keeps working.
 
 A window is a sliding one: the count of the current fixed window plus the
 previous window's, weighted by how much of it still overlaps the last
@@ -41,6 +42,10 @@ CACHE = "limits"
 _store_threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="limits")
 # Where the counts go while the shared store fails (a process-local stand-in).
 _fallback = LocMemCache("limits-fallback", {"TIMEOUT": None})
+# After the store fails, this process counts in its memory for a while before it
+# tries again: an unreachable Redis would make every action wait for its timeout.
+RETRY_AFTER = 5.0
+_down_until = 0.0
 _last_warning = 0.0
 
 
@@ -62,8 +67,9 @@ def _store() -> BaseCache:
     return caches[CACHE]
 
 
-def _warn(error: Exception) -> None:
-    global _last_warning
+def _failed(error: Exception) -> None:
+    global _down_until, _last_warning
+    _down_until = time.monotonic() + RETRY_AFTER
     if now() - _last_warning > 60:
         _last_warning = now()
         log.warning("the rate limits' store fails (%s): counting in this process's memory", error)
@@ -95,10 +101,13 @@ class Allowance:
 
     def take(self, what: str) -> None:
         """Count the action against every limit; raise ``rate_limited`` (counting nothing) if one is full."""
+        if time.monotonic() < _down_until:
+            self._take(_fallback, what)
+            return
         try:
             self._take(_store(), what)
         except (RedisError, OSError) as error:
-            _warn(error)
+            _failed(error)
             self._take(_fallback, what)
 
     def _take(self, store: BaseCache, what: str) -> None:

@@ -127,7 +127,8 @@ def test_a_refused_action_takes_its_count_back(settings) -> None:
         ratelimit.Allowance(allowance.limits).take("tries")
 
 
-def test_while_the_store_fails_each_process_counts_in_its_memory(settings) -> None:
+def test_while_the_store_fails_each_process_counts_in_its_memory(settings, monkeypatch) -> None:
+    monkeypatch.setattr(ratelimit, "_down_until", 0.0)  # and back after the test: the store is fine again
     settings.CACHES = {
         **settings.CACHES,
         "limits": {
@@ -136,11 +137,15 @@ def test_while_the_store_fails_each_process_counts_in_its_memory(settings) -> No
             "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
         },
     }
+    tries = []
+    real_store = ratelimit._store
+    monkeypatch.setattr(ratelimit, "_store", lambda: tries.append(1) or real_store())
     limit = ratelimit.Limit(f"t:down:{os.getpid()}:{id(settings)}", 3, 3600)
     for _ in range(3):
         ratelimit.Allowance([limit]).take("tries")
     with pytest.raises(Exception, match="too many tries"):
         ratelimit.Allowance([limit]).take("tries")
+    assert len(tries) == 1  # the store is tried again only after RETRY_AFTER seconds
 
 
 @pytest.mark.redis
