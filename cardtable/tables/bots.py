@@ -21,7 +21,7 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from cardtable.tables import clocks, ending, presence, searches, state, thinking, turns
+from cardtable.tables import clocks, ending, presence, searches, state, turns
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.turns import Job, choose, next_job, play_pending, take_turn, think_time
 
@@ -55,7 +55,7 @@ class BotDriver:
             return
         self.reset()
         self.loop, self.stopping = loop, False
-        searches.warm(thinking.ready)
+        searches.warm()
         self.resuming = loop.create_task(self.resume_all(), context=contextvars.Context())
         self._schedule_sweep()
 

@@ -10,10 +10,11 @@ priority than the server and ended when it ends (even by ``kill -9``); at most
 that many run at once and the others wait their turn, and the event loop's
 thread never searches.
 
-A worker imports this module to start (at its lower priority before anything
-heavy), then ``thinking.py`` and ``games``, not Django: ``thinking.think`` gets
-everything it needs (the think budget included) as arguments, so the server's
-settings decide, and a worker needs no database or settings of its own.
+A worker imports this module, ``thinking.py`` and ``games``, not Django, at the
+server's priority (so it is ready soon after the server starts), then lowers
+its own: ``thinking.think`` gets everything it needs (the think budget included)
+as arguments, so the server's settings decide, and a worker needs no database
+or settings of its own.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from django.conf import settings
+
+from cardtable.tables import thinking
 
 # Added to a worker's niceness: when searches keep every core busy, the event loop
 # (answers, moves, the lobby) still runs first; the searches use what is left.
@@ -91,14 +94,10 @@ def _done(future: Future) -> None:
         _waiting -= 1
 
 
-def warm(ready: Callable[[], Any]) -> None:
-    """Start the workers now, not at the first search: each runs ``ready``, which imports what a search needs.
-
-    ``ready`` is the caller's, so that this module (which a worker imports before
-    it lowers its priority) imports nothing heavy itself.
-    """
+def warm() -> None:
+    """Start the workers now (the server starting), not at the first search."""
     for _ in range(settings.SEARCH_WORKERS):
-        submit(ready)
+        submit(thinking.ready)
 
 
 def waiting() -> int:

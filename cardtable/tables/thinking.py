@@ -29,5 +29,5 @@ def think(game_id: str, state_json: dict, seat: int, level: str, seed: int, budg
 
 
 def ready() -> int:
-    """Nothing: called once per worker as the server starts, so the games are imported before a search."""
+    """Nothing: what each worker runs as the server starts it (``searches.warm``)."""
     return os.getpid()
