@@ -152,6 +152,23 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "cardtable.tables.live.layers.InMemoryChannelLayer"}}
 
+# The rate limits' counters (tables/ratelimit.py): in Redis when there is one, so every
+# process shares them and a restart keeps them; else in this process's memory. A
+# short timeout: while Redis is away each process counts in its own memory instead.
+if REDIS_URL:
+    _LIMITS_CACHE = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "cardtable") + ":limits",
+        "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+    }
+else:
+    _LIMITS_CACHE = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "limits"}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "limits": _LIMITS_CACHE,
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -204,25 +221,33 @@ SHUTDOWN_GRACE = float(os.environ.get("SHUTDOWN_GRACE", "5"))
 # older than TTL belongs to a process that died.
 CONNECTION_HEARTBEAT = float(os.environ.get("CONNECTION_HEARTBEAT", "15"))
 CONNECTION_TTL = float(os.environ.get("CONNECTION_TTL", "45"))
-# Per-connection rate limits (messages a second, and the burst allowed).
+# Per-connection rate limit (messages a second, and the burst allowed).
 WS_RATE, WS_BURST = 20.0, 60.0
-CHAT_RATE, CHAT_BURST = 0.5, 5.0
-# Hints (the normal bot's move for the asker's seat): per connection, a burst then one each 5 s.
-HINT_RATE, HINT_BURST = 0.2, 3.0
 # Websockets one player may hold at one table, and in all, in one server process
 # (docs/security.md S2): more are refused with `rate_limited`.
 WS_PER_TABLE = int(os.environ.get("WS_PER_TABLE", "5"))
 WS_PER_PLAYER = int(os.environ.get("WS_PER_PLAYER", "20"))
-# Rate limits per player and per client address, in each server process
-# (docs/security.md S5): (actions a second, burst). Beyond them: `rate_limited`,
-# HTTP 429. RATE_LIMITS=0 turns them off, for load tests on loopback only.
+# Rate limits per player and per client address (docs/security.md, "Limits"):
+# (actions, seconds): at most that many in any such span (a sliding window),
+# counted in CACHES["limits"], shared by every process on one Redis. Beyond them:
+# `rate_limited`, HTTP 429. RATE_LIMITS=0 turns them off, for load tests on loopback only.
 RATE_LIMITS_ON = _env_bool("RATE_LIMITS", True)
 RATE_LIMITS = {
-    "guest": {"address": (1 / 60, 10.0)},  # new guest players
-    "table": {"player": (1 / 30, 5.0), "address": (1 / 10, 20.0)},  # tables created
-    "chat": {"address": (1.0, 10.0)},  # beside CHAT_RATE per player
-    "sync": {"player": (1.0, 10.0), "address": (5.0, 50.0)},
+    "guest": {"address": (10, 600)},  # new guest players
+    "rename": {"player": (10, 600)},
+    "table": {"player": (5, 150), "address": (20, 200)},  # tables created
+    "connect": {"address": (60, 60)},  # new websockets
+    "chat": {"player": (5, 10), "address": (10, 10)},
+    "sync": {"player": (10, 10), "address": (50, 10)},
+    "hint": {"player": (5, 30), "address": (20, 30)},  # each runs the normal bot's search
+    "leave": {"player": (10, 600)},
+    "takeover": {"player": (10, 600)},
 }
+# The bots' searches (bot moves, stand-ins, timeouts, hints) run in this many worker
+# processes per server process (tables/searches.py), never on the event loop's thread.
+SEARCH_WORKERS = int(os.environ.get("SEARCH_WORKERS", "2"))
+if SEARCH_WORKERS < 1:
+    raise ImproperlyConfigured("SEARCH_WORKERS must be at least 1")
 # Tables one player may host while they wait or play.
 OPEN_TABLES_PER_PLAYER = int(os.environ.get("OPEN_TABLES_PER_PLAYER", "5"))
 # A waiting table nobody has been at for this many seconds is deleted.

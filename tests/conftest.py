@@ -14,6 +14,7 @@ stops the collection.
 from __future__ import annotations
 
 import os
+import secrets
 import socket
 from pathlib import Path
 from urllib.parse import urlparse
@@ -48,11 +49,11 @@ _checked: dict[str, bool] = {}
 
 
 @pytest.fixture(autouse=True)
-def fresh_rate_limits() -> None:
-    """Each test starts with full rate-limit buckets: the in-process ones are keyed by address."""
-    from cardtable.tables.players.limits import reset_shared
-
-    reset_shared()
+def fresh_rate_limits(settings) -> None:
+    """Each test counts its rate limits afresh: a key prefix of its own (a shared Redis is never flushed)."""
+    limits = dict(settings.CACHES["limits"])
+    limits["KEY_PREFIX"] = f"{limits.get('KEY_PREFIX', '')}:test-{secrets.token_hex(4)}"
+    settings.CACHES = {**settings.CACHES, "limits": limits}
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

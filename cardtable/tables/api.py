@@ -117,6 +117,7 @@ def session(request: HttpRequest) -> JsonResponse:
         request.session.cycle_key()  # a new identity gets a new session key: no fixation
         request.session[SESSION_KEY] = player.pk
     else:
+        ratelimit.allowance("rename", player, None).take("renames")
         player.name = name
         player.save(update_fields=["name"])
     return JsonResponse({"player": player.to_json()})
@@ -146,16 +147,19 @@ def tables(request: HttpRequest) -> JsonResponse:
     player = _player(request)
     made = ratelimit.allowance("table", player, ratelimit.request_address(request))
     if player is not None:  # without a player, create_table answers no_player
-        made.check("new tables")
-        if lobby.open_tables(player) >= settings.OPEN_TABLES_PER_PLAYER:
+        made.take("new tables")
+    try:
+        if player is not None and lobby.open_tables(player) >= settings.OPEN_TABLES_PER_PLAYER:
             raise TableError(
                 "rate_limited",
                 f"you host {settings.OPEN_TABLES_PER_PLAYER} open tables already; finish or leave one first",
             )
-    table = seating.create_table(
-        player, data.get("game"), data.get("players"), data.get("options"), data.get("clock")
-    )
-    made.spend()  # only a table made spends the allowance
+        table = seating.create_table(
+            player, data.get("game"), data.get("players"), data.get("options"), data.get("clock")
+        )
+    except TableError:
+        made.refund()  # only a table made spends the allowance
+        raise
     return JsonResponse(table_summary(table), status=201)
 
 

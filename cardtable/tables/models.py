@@ -201,7 +201,7 @@ class MoveRecord(models.Model):
     move = models.JSONField()
     by = models.CharField(max_length=10, default=HUMAN)
     # The table's version after this move, and who was to act before it (the
-    # simultaneous-phase rule in services.check_version reads both).
+    # simultaneous-phase rule in moving.check_version reads both).
     version = models.PositiveIntegerField()
     to_act = models.JSONField(default=list)
     events = models.JSONField(default=list)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardtable.tables.autoplay import turns
+from cardtable.tables.autoplay import thinking, turns
 from games import get_game
 
 
@@ -17,7 +17,7 @@ def test_failing_bot_plays_a_legal_random_move(monkeypatch):
     game = get_game("hearts")
     state = game.new(4, None, 7)
     seat = game.to_act(state)[0]
-    monkeypatch.setattr(turns, "make_bot", lambda level, game, seed, **budget: BrokenBot())
+    monkeypatch.setattr(thinking, "make_bot", lambda level, game, seed, **budget: BrokenBot())
 
     move = turns.choose("hearts", game.to_json(state), seat, "hard", 11)
 
@@ -34,7 +34,7 @@ def test_working_bot_is_used(monkeypatch):
         def choose(self, state: object, seat: int) -> dict:
             return chosen
 
-    monkeypatch.setattr(turns, "make_bot", lambda level, game, seed, **budget: LastMoveBot())
+    monkeypatch.setattr(thinking, "make_bot", lambda level, game, seed, **budget: LastMoveBot())
 
     assert turns.choose("agram", game.to_json(state), seat, "easy", 1) == chosen
 
@@ -52,7 +52,7 @@ def test_search_bots_take_the_sites_think_budget(settings, monkeypatch):
         made[level] = make_bot(level, game, seed, **budget)
         return made[level]
 
-    monkeypatch.setattr(turns, "make_bot", recording_make_bot)
+    monkeypatch.setattr(thinking, "make_bot", recording_make_bot)
     state = game.new(4, {"passing": "none"}, 5)
     seat = game.to_act(state)[0]
     for level in ("normal", "hard", "easy"):

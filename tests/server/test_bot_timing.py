@@ -53,7 +53,10 @@ async def test_a_bot_waits_its_drawn_think_time_whatever_its_number_of_legal_mov
         legal_counts.append(len(legal))
         return legal[0]
 
-    monkeypatch.setattr(turns, "choose", instant)
+    async def search(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict:
+        return instant(game_id, state_json, seat, level, seed)
+
+    monkeypatch.setattr(turns, "search", search)
     monkeypatch.setattr(bots.asyncio, "sleep", spy_sleep)
     table_id, _ = await database_sync_to_async(bot_table)()
     # Someone watches (a table nobody is at pauses its bots).

@@ -125,8 +125,16 @@ async def test_rate_limit_comes_before_everything_but_size(settings) -> None:
     await expect(client, "x" * 20_000, "too_large", table.pk)
 
 
+def chat_allowance(settings, lines: int) -> None:
+    """Each player may post ``lines`` chat lines in this test (an hour's window)."""
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "chat": {**settings.RATE_LIMITS["chat"], "player": (lines, 3600)},
+    }
+
+
 async def test_chat_is_limited_in_length_and_rate_and_kept_as_text(settings) -> None:
-    settings.CHAT_RATE, settings.CHAT_BURST = 0.01, 2  # the two refused lines cost nothing
+    chat_allowance(settings, 2)  # the two refused lines cost nothing
     table, people = await database_sync_to_async(playing_table)()
     a = await Client(table.pk, people[0][1]).connect()
     b = await Client(table.pk, people[1][1]).connect()
@@ -281,7 +289,7 @@ async def test_a_logged_in_user_sits_and_chats_over_the_websocket() -> None:
 
 
 async def test_a_players_tabs_share_one_chat_allowance(settings) -> None:
-    settings.CHAT_RATE, settings.CHAT_BURST = 0.01, 2
+    chat_allowance(settings, 2)
     table, people = await database_sync_to_async(playing_table)()
     first = await Client(table.pk, people[0][1]).connect()
     second = await Client(table.pk, people[0][1]).connect()  # the same player, another tab
@@ -297,7 +305,7 @@ async def test_a_players_tabs_share_one_chat_allowance(settings) -> None:
 
 
 async def test_refused_chat_lines_use_no_chat_allowance(settings) -> None:
-    settings.CHAT_RATE, settings.CHAT_BURST = 0.01, 1
+    chat_allowance(settings, 1)
     table, people = await database_sync_to_async(playing_table)()
     a = await Client(table.pk, people[0][1]).connect()
     b = await Client(table.pk, people[1][1]).connect()

@@ -22,7 +22,7 @@ def two_humans_table() -> tuple[Table, list]:
 
 
 async def test_a_hint_is_one_of_your_legal_moves_and_only_you_get_it(settings) -> None:
-    settings.HINT_RATE, settings.HINT_BURST = 0.001, 2
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hint": {"player": (2, 3600)}}
     table, people = await database_sync_to_async(two_humans_table)()
     clients = [await Client(table.pk, cookie).connect() for _, cookie in people]
     states = [await c.next_state() for c in clients]

@@ -24,9 +24,9 @@ from tests.support.http import post_json
 
 @pytest.fixture(autouse=True)
 def no_refill(settings) -> None:
-    """The limits' bursts as configured, refilled too slowly to matter: the counts do not hang on timing."""
+    """The limits' counts as configured, in windows too long to roll over: no count hangs on timing."""
     settings.RATE_LIMITS = {
-        kind: {who: (0.0001, burst) for who, (_, burst) in limits.items()}
+        kind: {who: (count, 3600) for who, (count, _) in limits.items()}
         for kind, limits in settings.RATE_LIMITS.items()
     }
 
@@ -68,7 +68,7 @@ def test_a_player_hosts_a_bounded_number_of_open_tables(settings) -> None:
 @pytest.mark.django_db
 def test_one_address_cannot_create_tables_without_bound_from_many_sessions(settings) -> None:
     settings.OPEN_TABLES_PER_PLAYER = 100
-    limit = settings.RATE_LIMITS["table"]["address"][1]
+    limit = settings.RATE_LIMITS["table"]["address"][0]
     answers = [post_json(guest(f"G{i}", "10.0.0.7"), "/api/tables/", {"game": "hearts"}) for i in range(9)]
     answers += [
         post_json(c, "/api/tables/", {"game": "agram"})
@@ -82,7 +82,7 @@ def test_one_address_cannot_create_tables_without_bound_from_many_sessions(setti
 
 
 @pytest.mark.django_db
-def test_one_address_creates_a_bounded_number_of_guests_and_renames_are_free() -> None:
+def test_one_address_creates_a_bounded_number_of_guests_and_renames_are_limited(settings) -> None:
     answers = [
         post_json(HttpClient(REMOTE_ADDR="10.1.1.1"), "/api/session/", {"name": f"G{i}"}) for i in range(30)
     ]
@@ -93,8 +93,13 @@ def test_one_address_creates_a_bounded_number_of_guests_and_renames_are_free() -
         post_json(HttpClient(REMOTE_ADDR="10.1.1.2"), "/api/session/", {"name": "Elsewhere"}).status_code
         == 200
     )
+    # Renames spend none of the guests' allowance, but have their own, per player.
+    renames = settings.RATE_LIMITS["rename"]["player"][0]
     ann = guest("Ann", "10.1.1.3")
-    assert all(post_json(ann, "/api/session/", {"name": f"Ann{i}"}).status_code == 200 for i in range(20))
+    answers = [post_json(ann, "/api/session/", {"name": f"Ann{i}"}) for i in range(renames + 3)]
+    assert all(r.status_code == 200 for r in answers[:renames])
+    assert all(limited(r) for r in answers[renames:])
+    assert Player.objects.get(name__startswith="Ann").name == f"Ann{renames - 1}"  # refused: unchanged
 
 
 def spoofed(table_id: str, cookie: str | None, address: str) -> Client:
@@ -102,6 +107,12 @@ def spoofed(table_id: str, cookie: str | None, address: str) -> Client:
     client = Client(table_id, cookie)
     client.comm.scope["client"] = (address, 40000)
     return client
+
+
+async def answered(client: Client) -> None:
+    """Read until every message sent so far is answered: a last one's error, in order, comes after them."""
+    await client.send({"type": "no such type", "id": "last"})
+    await client.until(lambda m: m.get("id") == "last")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -114,10 +125,10 @@ async def test_many_fresh_guests_at_one_address_share_one_chat_allowance(setting
         for n in range(5):  # each guest within their own allowance (burst 5)
             await client.send({"type": "chat", "text": f"line {n}"})
     for client in clients:
-        await client.quiet(0.05)
-        codes += [m.get("code") for m in client.messages if m["type"] == "error"]
+        await answered(client)
+        codes += [m.get("code") for m in client.messages if m["type"] == "error" and m.get("id") != "last"]
     posted = await database_sync_to_async(ChatMessage.objects.count)()
-    burst = settings.RATE_LIMITS["chat"]["address"][1]
+    burst = settings.RATE_LIMITS["chat"]["address"][0]
     assert posted == burst
     assert codes and set(codes) == {"rate_limited"}
     # Another address is not held back by this one.
@@ -133,9 +144,9 @@ async def test_sync_is_limited_per_player_and_per_address(settings) -> None:
     ann = await spoofed(table.pk, people[0][1], "10.4.4.4").connect()
     for _ in range(30):
         await ann.send({"type": "sync"})
-    await ann.quiet(0.1)
-    errors = [m for m in ann.messages if m["type"] == "error"]
-    burst = settings.RATE_LIMITS["sync"]["player"][1]
+    await answered(ann)
+    errors = [m for m in ann.messages if m["type"] == "error" and m.get("id") != "last"]
+    burst = settings.RATE_LIMITS["sync"]["player"][0]
     assert len(errors) == 30 - burst
     assert {e["code"] for e in errors} == {"rate_limited"}
     # Spectators (no player) are held by their address's allowance.
@@ -145,9 +156,9 @@ async def test_sync_is_limited_per_player_and_per_address(settings) -> None:
             await watcher.send({"type": "sync"})
     refused = 0
     for watcher in watchers:
-        await watcher.quiet(0.1)
+        await answered(watcher)
         refused += sum(m["type"] == "error" and m["code"] == "rate_limited" for m in watcher.messages)
-    address_burst = settings.RATE_LIMITS["sync"]["address"][1]
+    address_burst = settings.RATE_LIMITS["sync"]["address"][0]
     assert refused == 80 - address_burst
 
 

@@ -2,14 +2,15 @@
 
 After every change (``poke``) the driver looks at the table: when a bot, or a
 stand-in for a human whose grace ran out, is to act, it waits ``BOT_PAUSE``
-seconds, computes the move in a worker thread (so a slow bot never stalls the
-event loop or other tables) and makes it through ``moving.apply_move`` with the
-version it read, like any client (``take_turn``; ``playbots`` plays the same turns
-through ``play_pending``). The driver hears of changes, deadlines, sockets
-arriving and players going away as events (``events``), subscribed when the app
-starts (``TablesConfig.ready``). If a human or another process moved first the
-move is refused and the driver simply looks again. Nothing lives only here: after
-a restart ``resume_all`` finds every game being played in the database.
+seconds, computes the move in the search pool (``searches.py``: worker processes,
+so a slow bot never stalls the event loop or other tables) and makes it through
+``moving.apply_move`` with the version it read, like any client (``take_turn``;
+``playbots`` plays the same turns through ``play_pending``). The driver hears of
+changes, deadlines, sockets arriving and players going away as events
+(``events``), subscribed when the app starts (``TablesConfig.ready``). If a
+human or another process moved first the move is refused and the driver simply
+looks again. Nothing lives only here: after a restart ``resume_all`` finds every
+game being played in the database.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from cardtable.tables.authority import clocks, presence, state
-from cardtable.tables.autoplay import ending, turns
+from cardtable.tables.autoplay import ending, searches, turns
 from cardtable.tables.autoplay.turns import Job, choose, next_job, play_pending, take_turn, think_time
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.events import DeadlineSet, SeatAway, ServerStopping, TableChanged, TableOpened
@@ -58,6 +59,7 @@ class BotDriver:
             return
         self.reset()
         self.loop, self.stopping = loop, False
+        searches.warm()
         self.resuming = loop.create_task(self.resume_all(), context=contextvars.Context())
         self._schedule_sweep()
 
@@ -261,7 +263,7 @@ class BotDriver:
                     return
                 try:
                     started, think = loop.time(), think_time(level)
-                    move = await loop.run_in_executor(None, job.choose, seat, level)
+                    move = await job.search(seat, level)
                     await asyncio.sleep(max(0.0, started + think - loop.time()))  # never sooner
                     await database_sync_to_async(take_turn)(table_id, job, seat, by, move)
                 except Exception:

@@ -20,10 +20,10 @@ from django.conf import settings
 from django.db.models import Max, Q
 
 from cardtable.tables.authority import clocks, commit, moving, presence, state
+from cardtable.tables.autoplay import searches, thinking
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from games import get_game
-from games.bots import make_bot
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +47,16 @@ class Job:
         return (self.seed * 1_000_003 + self.version * 31 + seat) & 0x7FFFFFFF
 
     def choose(self, seat: int, level: str) -> dict[str, Any]:
-        """Compute ``seat``'s move at this version (slow: the driver runs it in a worker thread)."""
+        """Compute ``seat``'s move at this version, in this thread (``playbots``)."""
         return choose(self.game, self.state, seat, level, self.turn_seed(seat))
+
+    async def search(self, seat: int, level: str) -> dict[str, Any]:
+        """``choose`` in the search pool, awaited (the driver)."""
+        return await search(self.game, self.state, seat, level, self.turn_seed(seat))
+
+    def search_and_wait(self, seat: int, level: str) -> dict[str, Any]:
+        """``choose`` in the search pool, waited for in this thread (a timeout, under the table lock)."""
+        return search_and_wait(self.game, self.state, seat, level, self.turn_seed(seat))
 
 
 def next_job(table_id: str) -> Job | None:
@@ -112,25 +120,42 @@ def match_seed(match_id: int) -> int:
     return seed
 
 
+def budget(level: str) -> dict[str, Any]:
+    """The site's think budget for a bot of ``level`` (``make_bot``'s keywords; none for the plain levels)."""
+    if level not in settings.BOT_THINK_SECONDS:
+        return {}
+    return {"max_seconds": settings.BOT_THINK_SECONDS[level], "playout_scale": settings.BOT_PLAYOUT_SCALE}
+
+
 def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
-    """Compute a bot's move (runs in a worker thread).
+    """Compute a bot's move in this thread (``playbots``; the server searches in its pool).
 
     A bot that fails must not stall its table: the failure is logged and the
-    seat plays a random legal move instead.
+    seat plays a random legal move instead (``thinking.think``).
     """
+    return thinking.think(game_id, state_json, seat, level, seed, budget(level))
+
+
+def _random_instead(game_id: str, state_json: dict, seat: int, seed: int) -> dict[str, Any]:
+    log.exception("the search pool failed at %s; playing a random move instead", game_id)
     game = get_game(game_id)
-    state = game.from_json(state_json)
-    budget: dict[str, Any] = {}
-    if level in settings.BOT_THINK_SECONDS:
-        budget = {
-            "max_seconds": settings.BOT_THINK_SECONDS[level],
-            "playout_scale": settings.BOT_PLAYOUT_SCALE,
-        }
+    return game.random_move(game.from_json(state_json), seat, random.Random(seed))
+
+
+async def search(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
+    """``choose`` in this process's search pool (``searches.py``): the event loop waits for it, free."""
     try:
-        return make_bot(level, game, seed, **budget).choose(state, seat)
+        return await searches.run(thinking.think, game_id, state_json, seat, level, seed, budget(level))
     except Exception:
-        log.exception("%s bot failed in %s; playing a random move instead", level, game_id)
-        return game.random_move(state, seat, random.Random(seed))
+        return _random_instead(game_id, state_json, seat, seed)
+
+
+def search_and_wait(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
+    """``choose`` in the search pool, waited for in this (worker) thread."""
+    try:
+        return searches.run_blocking(thinking.think, game_id, state_json, seat, level, seed, budget(level))
+    except Exception:
+        return _random_instead(game_id, state_json, seat, seed)
 
 
 _timing = random.SystemRandom()  # the think time must not be predictable either
@@ -207,7 +232,7 @@ def expire(table_id: str) -> list[int]:
             # The bots' own turn (bots.Job): the same move a stand-in would make at this version.
             job = Job(table.version, table.game, game.to_json(state), match.seed or 0, [])
             started, think = time.monotonic(), think_time(settings.STAND_IN_LEVEL)
-            move = job.choose(index, settings.STAND_IN_LEVEL)
+            move = job.search_and_wait(index, settings.STAND_IN_LEVEL)
             # As the bots' answers (think_time): how long the move took must not tell how many it had.
             pause(max(0.0, started + think - time.monotonic()))
             seat = table.seats.get(index=index)

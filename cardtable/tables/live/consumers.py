@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -25,8 +25,7 @@ from django.conf import settings
 
 from cardtable.tables.authority import chat, clocks, moving, presence, seating
 from cardtable.tables.authority.state import Snapshot, message_for, snapshot
-from cardtable.tables.autoplay import hints
-from cardtable.tables.autoplay.turns import choose
+from cardtable.tables.autoplay import hints, searches, turns
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.events import DeadlineSet, TableOpened, emit
@@ -34,7 +33,7 @@ from cardtable.tables.live import fanout, heartbeat, shutdown, sockets
 from cardtable.tables.models import Player, Table
 from cardtable.tables.players import ratelimit
 from cardtable.tables.players.identity import player_from_scope
-from cardtable.tables.players.limits import MAX_FRAME_BYTES, TokenBucket, shared_bucket
+from cardtable.tables.players.limits import MAX_FRAME_BYTES, TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -115,16 +114,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.player = await database_sync_to_async(player_from_scope)(self.scope)
         self.messages = TokenBucket(settings.WS_RATE, settings.WS_BURST)
-        # A hint runs the normal bot: a few per minute per connection.
-        self.hints = TokenBucket(settings.HINT_RATE, settings.HINT_BURST)
-        # Chat is limited per player, all their tabs together (creation time in the
-        # key: a test database that reuses ids gets fresh buckets).
-        if self.player is not None:
-            owner = ("chat", self.player.pk, self.player.created)
-            self.chats = shared_bucket(owner, settings.CHAT_RATE, settings.CHAT_BURST)
-        else:
-            self.chats = TokenBucket(settings.CHAT_RATE, settings.CHAT_BURST)  # refused anyway
+        self.address = ratelimit.scope_address(self.scope)
         await self.accept()
+        try:  # new websockets per address, counted in every process (docs/security.md)
+            await ratelimit.allowance("connect", None, self.address).atake("new connections")
+        except TableError as error:
+            await self._send_json(error.to_json())
+            await self.close(code=4429)
+            return
         if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
             await self._send_json({"type": "error", "code": "not_found", "message": "there is no such table"})
             await self.close(code=4404)
@@ -249,29 +246,27 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _handle(self, message: dict[str, Any]) -> None:
         kind, player = message["type"], self.player
-        address = ratelimit.scope_address(self.scope)
-        if kind == "sync":  # a full read each: limited per player and per address (docs/security.md S5)
-            ratelimit.allowance("sync", player, address).take("sync requests")
+        if kind == "sync":  # a full read each: limited per player and per address (docs/security.md)
+            await ratelimit.allowance("sync", player, self.address).atake("sync requests")
             await self._send_state(force=True)
         elif kind == "chat":
             # rate_limited comes first in the protocol's order, but only a line that
             # would be posted spends the allowance: refused ones cost nothing.
-            from_address = ratelimit.allowance("chat", None, address)  # many guests, one address
-            if not self.chats.has_token():
-                raise TableError("rate_limited", "too many chat lines; wait a moment")
-            from_address.check("chat lines from your address")
-            chat.check_chat(player, message["text"])
-            self.chats.take()
-            from_address.spend()
-            await database_sync_to_async(chat.post_chat)(self.table_id, player, message["text"])
+            await self._limited("chat", "chat lines", lambda: self._post_chat(message["text"]))
         elif kind == "hint":
-            await self._hint(message)
+            await self._limited("hint", "hints", lambda: self._hint(message))
         elif kind == "move":
             if player is None:
                 raise TableError("no_player", "spectators cannot move; choose a name and sit first")
             await db_call(moving.apply_move)(
                 self.table_id, message["move"], message["version"], player=player
             )
+        elif kind in ("leave", "takeover"):  # each changes the table for everyone: limited per player
+            call = {
+                "leave": lambda: seating.leave(self.table_id, player),
+                "takeover": lambda: seating.takeover(self.table_id, player, message["seat"]),
+            }[kind]
+            await self._limited(kind, f"{kind}s", database_sync_to_async(call))
         else:
             call = {
                 "sit": lambda: seating.sit(self.table_id, player, message["seat"]),
@@ -280,20 +275,30 @@ class TableConsumer(AsyncWebsocketConsumer):
                 "unbot": lambda: seating.remove_bot(self.table_id, player, message["seat"]),
                 "start": lambda: seating.start(self.table_id, player),
                 "rematch": lambda: seating.rematch(self.table_id, player),
-                "leave": lambda: seating.leave(self.table_id, player),
-                "takeover": lambda: seating.takeover(self.table_id, player, message["seat"]),
             }[kind]
             await database_sync_to_async(call)()
 
+    async def _limited(self, kind: str, what: str, run: Callable[[], Awaitable[Any]]) -> None:
+        """Count the action against its limits, then run it; a refusal gives the count back."""
+        allowance = ratelimit.allowance(kind, self.player, self.address)
+        await allowance.atake(what)
+        try:
+            await run()
+        except TableError:
+            await allowance.arefund()
+            raise
+
+    async def _post_chat(self, text: str) -> None:
+        chat.check_chat(self.player, text)
+        await database_sync_to_async(chat.post_chat)(self.table_id, self.player, text)
+
     async def _hint(self, message: dict[str, Any]) -> None:
         """Answer this connection (only) with the normal bot's move for its own seat."""
-        if not self.hints.has_token():
-            raise TableError("rate_limited", "too many hints; wait a moment")
+        # Hints take only spare search capacity: bots' moves at every table come first.
+        if searches.waiting() >= 2 * settings.SEARCH_WORKERS:
+            raise TableError("rate_limited", "the server is busy thinking; ask for a hint again in a moment")
         job = await db_call(hints.hint_job)(self.table_id, self.player)
-        self.hints.take()
-        loop = asyncio.get_running_loop()
-        # The bot thinks in a worker thread, as the bot driver's do: the event loop stays free.
-        move = await loop.run_in_executor(None, choose, job.game, job.state, job.seat, "normal", job.seed)
+        move = await turns.search(job.game, job.state, job.seat, "normal", job.seed)
         await self._send_json({"type": "hint", "move": move, "id": _echo_id(message)})
 
     @property

@@ -1,4 +1,7 @@
-"""Abuse limits: frame size, and token-bucket rate limits per connection or per player."""
+"""Abuse limits of one connection: its frame size, and a token bucket for its message rate.
+
+Limits per player and per address are counted across processes: ``ratelimit.py``.
+"""
 
 from __future__ import annotations
 
@@ -33,28 +36,3 @@ class TokenBucket:
     def refilled(self) -> bool:
         """Return whether the bucket is full again (as good as a new one)."""
         return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
-
-
-_SHARED: dict[tuple, TokenBucket] = {}
-_SHARED_MAX = 10_000  # buckets kept before idle, full ones are forgotten
-
-
-def shared_bucket(key: tuple, rate: float, burst: float) -> TokenBucket:
-    """Return the bucket for ``key`` (say, one player's chat) shared by all its connections here.
-
-    Several tabs of one player then share one allowance in this process instead of
-    each bringing its own. When there are too many buckets, the refilled ones are
-    dropped: they are as good as new.
-    """
-    bucket = _SHARED.get(key)
-    if bucket is None:
-        if len(_SHARED) >= _SHARED_MAX:
-            for stale in [k for k, b in _SHARED.items() if b.refilled()]:
-                del _SHARED[stale]
-        bucket = _SHARED[key] = TokenBucket(rate, burst)
-    return bucket
-
-
-def reset_shared() -> None:
-    """Forget every shared bucket (tests; a fresh process starts without any)."""
-    _SHARED.clear()
