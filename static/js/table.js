@@ -10,14 +10,8 @@ import { addChat, renderRules, renderScores, replayLink, setChatText, setupDrawe
 import { fillControl, renderSeats } from "./seats.js";
 import { animationTime, setupSettings, sound } from "./settings.js";
 import { onMessage as eveningMessage, onState as eveningState } from "./evening.js";
-import agram from "./games/agram.js";
-import cribbage from "./games/cribbage.js";
-import hearts from "./games/hearts.js";
-import ninetyEight from "./games/ninety_eight.js";
-import stealingBundles from "./games/stealing_bundles.js";
-import recycle from "./games/recycle.js";
+import { layoutFor } from "./games/index.js";
 
-const LAYOUTS = { agram, cribbage, hearts, ninety_eight: ninetyEight, stealing_bundles: stealingBundles };
 const CONFIRM = { pass: "Pass cards", discard: "Discard" };
 const GAMES = Object.fromEntries(JSON.parse(document.getElementById("games-data").textContent).map((g) => [g.id, g]));
 
@@ -296,7 +290,7 @@ function render(msg) {
   page.pending = false;
   const table = msg.table;
   const you = msg.you || { seat: null, host: false };
-  const game = LAYOUTS[table.game] || (table.game.startsWith("recycle_") ? recycle : agram);
+  const game = layoutFor(table.game);
   const view = msg.view;
   const lastKey = view && view.last ? JSON.stringify([view.deal_number, view.last, view.hand_counts]) : null;
   const legal = msg.legal_moves || [];
