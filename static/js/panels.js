@@ -1,5 +1,4 @@
-// The side panels and overlays: running scores, chat, the between-deals
-// summary, the game's result with "Rematch", and the error toast.
+// The side panels and overlays: running scores, chat, the game's result with "Rematch", and the error toast.
 
 import { h, seatName } from "./layout.js";
 
@@ -114,21 +113,6 @@ export function replayLink(table, className = "btn") {
   if (table.status !== "finished" || !(table.game_number > 0)) return null;
   const href = `/replay/${encodeURIComponent(table.id)}/${table.game_number}/`;
   return h("a", { class: className, href, text: "Watch the replay" });
-}
-
-/** Show the between-deals summary on the felt; returns the node shown or null. */
-export function showSummary(root, summary, onClose) {
-  root.replaceChildren();
-  if (!summary) {
-    root.hidden = true;
-    return;
-  }
-  // The OK button heads the box: a long summary (the show's crib) scrolls under it, never hides it.
-  root.append(
-    h("div", { class: "summary-head" }, h("h2", { class: "summary-title", text: summary.title }), h("button", { type: "button", class: "btn small", onclick: onClose, text: "OK" })),
-    summary.body,
-  );
-  root.hidden = false;
 }
 
 /** The end of the game: scores, winners, "Rematch" for the host. */

@@ -6,7 +6,8 @@
 import { cardName, installSuitSymbols } from "./cards.js";
 import { classify } from "./hand.js";
 import { h, seatName } from "./layout.js";
-import { renderScores, setupDrawer, showSummary } from "./panels.js";
+import { renderScores, setupDrawer } from "./panels.js";
+import { showSummary } from "./sheet.js";
 import { renderSeats } from "./seats.js";
 import { layoutFor } from "./games/index.js";
 

@@ -6,7 +6,8 @@ import { cardList, cardName, installSuitSymbols } from "./cards.js";
 import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
 import { h, seatName, trickNode } from "./layout.js";
 import { ensurePlayer } from "./name.js";
-import { addChat, renderRules, renderScores, replayLink, setChatText, setupDrawer, showResult, showSummary, toast } from "./panels.js";
+import { addChat, renderRules, renderScores, replayLink, setChatText, setupDrawer, showResult, toast } from "./panels.js";
+import { showSummary } from "./sheet.js";
 import { fillControl, renderSeats } from "./seats.js";
 import { animationTime, setupSettings, sound } from "./settings.js";
 import { onMessage as eveningMessage, onState as eveningState } from "./evening.js";
@@ -105,11 +106,20 @@ function send(msg) {
   if (!client.send(msg)) toast("Not connected yet: trying again in a moment.");
 }
 
+/** Show a summary as the sheet (sheet.js); closing it leaves "Last deal" beside the banner to see it again. */
+function openSheet(summary) {
+  showSummary($("summary"), summary, () => {
+    showSummary($("summary"), null);
+    renderTools(page.ctx);
+  });
+  renderTools(page.ctx);
+}
+
 function makeMove(move) {
   if (page.pending) return;
   page.pending = true;
   page.selected.clear();
-  $("summary").hidden = true;
+  if (!$("summary").hidden) showSummary($("summary"), null);
   client.move(move);
   drawHand(page.ctx);
   renderActions(page.ctx);
@@ -193,6 +203,10 @@ function renderTools(ctx) {
   root.querySelectorAll(".tool").forEach((node) => node.remove());
   if (!ctx || !ctx.view) return;
   const { view } = ctx;
+  // The last summary (or the show) again, until the next one: a friend who came later sees it too.
+  if (page.summary && $("summary").hidden) {
+    root.append(h("button", { type: "button", class: "btn small ghost tool", id: "sheet-again", onclick: () => openSheet(page.summary), text: page.summary.again || "Last deal" }));
+  }
   if (view.last_trick && view.phase === "play") {
     root.append(h("button", { type: "button", class: "btn small ghost tool", id: "last-trick-button", onclick: () => openLastTrick(ctx), text: "Last trick" }));
   }
@@ -337,7 +351,6 @@ function render(msg) {
   $("felt-info").replaceChildren(...(headline ? [headline] : []));
   drawHand(ctx);
   renderActions(ctx);
-  renderTools(ctx);
   renderScores($("scores"), ctx);
   const rulesKey = JSON.stringify([table.game, table.options]);
   if (page.rulesKey !== rulesKey) {
@@ -356,12 +369,15 @@ function render(msg) {
   }
 
   const summary = view && game.summary ? game.summary(ctx) : null;
+  if (summary) page.summary = summary;
+  else if (page.summary && $("summary").hidden) page.summary = null;
   if (summary && summary.key !== page.summaryKey) {
     page.summaryKey = summary.key;
-    if (!first) showSummary($("summary"), summary, () => showSummary($("summary"), null));
+    if (!first) openSheet(summary);
   }
   // A summary stays until dismissed or until this player moves: a bot may deal
   // the next hand at once, and the person still wants to read the last one.
+  renderTools(ctx);
 
   const finished = table.status === "finished";
   const resultKey = finished ? `${msg.version}` : null;

@@ -199,7 +199,7 @@ export default {
     const { view } = ctx;
     if (!view.show || !view.show.length) return null;
     const body = h("div", { class: "show" }, ...view.show.map((entry) => showTable(ctx, entry)));
-    return { key: `crib-${view.deal_number}`, title: "The show", body };
+    return { key: `crib-${view.deal_number}`, title: "The show", again: "The show", body };
   },
   resultNote(ctx) {
     const s = this.summary(ctx);
