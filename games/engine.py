@@ -310,6 +310,14 @@ class Game:
         """Return whether the game has ended."""
         raise NotImplementedError
 
+    def move_seen_by(self, state: Any, mover: int, move: Move, viewer: int | None) -> Move:
+        """Return a move of the current deal as ``viewer`` (a seat, or ``None``) may see it now.
+
+        ``state`` is the game now, in the same deal. Every card a move names is
+        seen by everyone unless a game hides it (Hearts' pass, Cribbage's discard).
+        """
+        return move
+
     def result(self, state: Any) -> dict[str, Any] | None:
         """Return ``{"scores": [...], "winners": [...]}`` once over, else ``None``."""
         raise NotImplementedError

@@ -323,6 +323,13 @@ class Cribbage(Game):
 
     # What each seat sees.
 
+    def move_seen_by(self, state: CribbageState, mover: int, move: Move, viewer: int | None) -> Move:
+        """Cards put in the crib stay face down for all but their owner (the show turns the crib up)."""
+        cards = move.get("discard")
+        if not isinstance(cards, list) or viewer == mover:
+            return move
+        return {"discard": len(cards)}
+
     def view(self, state: CribbageState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its hand, the count, the start card, the show."""
         n = state.players

@@ -444,6 +444,16 @@ class Hearts(Game):
             return NO_EVENTS
         return self.deal_again(state)
 
+    def move_seen_by(self, state: HeartsState, mover: int, move: Move, viewer: int | None) -> Move:
+        """A pass's cards are seen by the passer, and by the receiver once the cards are theirs."""
+        cards = move.get("pass")
+        if not isinstance(cards, list) or viewer == mover:
+            return move
+        receiver = (mover + state.direction) % state.players
+        if viewer == receiver and state.received[viewer]:
+            return move
+        return {"pass": len(cards)}
+
     def view(self, state: HeartsState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its own hand and passes, the trick, the scores."""
         n = state.players
