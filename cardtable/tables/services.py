@@ -239,6 +239,7 @@ def takeover(table_id: str, player: Player | None, index: object) -> int:
             for departure in match.left:
                 if departure["seat"] == seat.index and "taken_by" not in departure:
                     departure["taken_by"] = player.pk
+                    departure["taken_after"] = match.moves.count()  # where the move log shows it
             match.save(update_fields=["left"])
         seat.player, seat.bot_level, seat.left = player, "", ""
         seat.save(update_fields=["player", "bot_level", "left"])
