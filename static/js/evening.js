@@ -45,8 +45,8 @@ function nameOf(msg, seat) {
 /** A move as a person reads it: "played the queen of spades", "passed …". */
 export function describeMove(move) {
   if (move.play) return `played ${cardName(move.play)}`;
-  if (move.pass) return `passed ${move.pass.map(cardName).join(", ")}`;
-  if (move.discard) return `put ${move.discard.map(cardName).join(", ")} in the crib`;
+  if (move.pass) return Array.isArray(move.pass) ? `passed ${move.pass.map(cardName).join(", ")}` : `passed ${move.pass} cards`;
+  if (move.discard) return Array.isArray(move.discard) ? `put ${move.discard.map(cardName).join(", ")} in the crib` : `put ${move.discard} cards in the crib`;
   if (move.go) return "said go";
   if (move.next) return "went on to the next deal";
   return `moved (${JSON.stringify(move)})`;
@@ -172,11 +172,17 @@ function draw() {
     bar.replaceChildren(...[leaveBox(msg), ended].filter(Boolean));
   }
   takeoverButtons(msg);
+  // Say once, as it happens, which move the clock made: a player who comes back later
+  // finds it in the move log, not as an old toast.
   const key = JSON.stringify([msg.table.game_number, msg.table.last_timeout]);
-  if ((msg.table.last_timeout || []).length && key !== evening.timeoutKey) {
+  const timedOut = msg.table.last_timeout || [];
+  if (evening.timeoutKey === null) evening.timeoutKey = key;
+  else if (timedOut.length && key !== evening.timeoutKey) {
     evening.timeoutKey = key;
-    const who = msg.table.last_timeout.map((s) => nameOf(msg, s)).join(", ");
-    toast(`Time ran out: the server moved for ${who}.`);
+    const last = msg.view && msg.view.last;
+    const who = timedOut.map((s) => nameOf(msg, s)).join(", ");
+    if (last && timedOut.includes(last.seat)) toast(`Time ran out: the clock ${describeMove(last.move)} for ${nameOf(msg, last.seat)}.`);
+    else toast(`Time ran out: the clock moved for ${who}.`);
   }
   tick();
 }

@@ -160,6 +160,16 @@ export function setupDrawer(onChat = () => {}) {
   };
   for (const tab of tabs) {
     tab.addEventListener("click", () => {
+      // Beside the table (wide windows) every panel is in the column: bring this one into view.
+      if (!side.classList.contains("open") && getComputedStyle(side).position !== "fixed") {
+        const panel = document.getElementById(tab.dataset.panel);
+        side.scrollTop = Math.max(0, panel.offsetTop - 8);
+        panel.classList.remove("flash");
+        void panel.offsetWidth; // restart the highlight's animation
+        panel.classList.add("flash");
+        if (tab.dataset.panel === "chat-panel") onChat();
+        return;
+      }
       const wasOpen = tab.getAttribute("aria-expanded") === "true";
       close();
       if (wasOpen) return;
@@ -180,7 +190,7 @@ export function setupDrawer(onChat = () => {}) {
 
 let toastTimer = null;
 
-/** A short message at the bottom of the screen (errors from the server). */
+/** A short message over the felt's middle, never over the turn banner (errors from the server, hints). */
 export function toast(text) {
   const box = document.getElementById("toast");
   box.textContent = text;

@@ -11,6 +11,7 @@ import { showSummary } from "./sheet.js";
 import { fillControl, renderSeats } from "./seats.js";
 import { animationTime, setupSettings, sound } from "./settings.js";
 import { onMessage as eveningMessage, onState as eveningState } from "./evening.js";
+import { entries as logEntries, onState as logState } from "./movelog.js";
 import { layoutFor } from "./games/index.js";
 
 const CONFIRM = { pass: "Pass cards", discard: "Discard" };
@@ -387,6 +388,7 @@ function render(msg) {
       $("over").hidden = true;
     });
   } else if (!finished) $("over").hidden = true;
+  logState(ctx, msg, tableId); // the move log of this deal (movelog.js)
   eveningState(msg, send, page.player); // clocks, leave and take over (evening.js)
 }
 
@@ -416,12 +418,18 @@ function setupChat() {
   });
 }
 
-/** A new chat line while the chat is out of sight (in the closed drawer): a dot on its tab. */
+/** Whether the chat's lines are in sight: in the open drawer, or (wide windows) within the side column's view. */
+function chatInView() {
+  const side = $("side");
+  if (getComputedStyle(side).position === "fixed") return side.classList.contains("open") && $("chat-panel").classList.contains("current");
+  const column = side.getBoundingClientRect();
+  const chat = $("chat-log").getBoundingClientRect();
+  return chat.bottom > column.top + 24 && chat.top < column.bottom - 24;
+}
+
+/** A new chat line while the chat is out of sight: a dot on its tab, at every window size. */
 function chatUnseen() {
-  const tabs = $("panel-tabs");
-  if (getComputedStyle(tabs).display === "none") return;
-  if ($("side").classList.contains("open") && $("chat-panel").classList.contains("current")) return;
-  $("chat-dot").hidden = false;
+  if (!chatInView()) $("chat-dot").hidden = false;
 }
 
 installSuitSymbols();
@@ -432,8 +440,11 @@ setupDrawer(() => {
   $("chat-dot").hidden = true;
   $("chat-input").focus();
 });
+$("side").addEventListener("scroll", () => {
+  if (chatInView()) $("chat-dot").hidden = true;
+});
 window.addEventListener("resize", () => fitHand($("hand")));
-window.cardtable = { client, page, cardList };
+window.cardtable = { client, page, cardList, logEntries };
 ensurePlayer((player) => {
   const hadPlayer = page.player;
   page.player = player;
