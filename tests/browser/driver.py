@@ -179,7 +179,7 @@ def browser_pids() -> list[int]:
 def choose_name(page: Page, name: str) -> None:
     """Fill "Your name" and press "Play"; wait until the top bar shows it."""
     page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
     expect(page.locator("#who")).to_have_text(name)
 
 
