@@ -57,7 +57,7 @@ const client = new TableClient(room.dataset.ws, {
     page.hintAsked = false;
     const move = msg.move || {};
     const cards = typeof move.play === "string" ? [move.play] : Object.values(move).find((v) => Array.isArray(v)) || [];
-    page.hint = { version: ctx.version, cards, move };
+    page.hint = { version: ctx.version, key: JSON.stringify(move), legalAt: ctx.version, legal: true, cards, move };
     if (!cards.length) toast(`Hint: ${ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move)}`);
     else toast(`Hint: ${cards.map(cardName).join(", ")}`);
     drawHand(ctx);
@@ -120,6 +120,7 @@ function makeMove(move) {
   if (page.pending) return;
   page.pending = true;
   page.selected.clear();
+  page.hint = null;
   if (!$("summary").hidden) showSummary($("summary"), null);
   client.move(move);
   drawHand(page.ctx);
@@ -135,11 +136,24 @@ function drawHand(ctx) {
   renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), page.selected, page.pending, onCard, handMarks(ctx));
 }
 
+/**
+ * Whether the hint still stands: until this player moves, while its move is still one of
+ * their legal moves (another seat's pass in Hearts changes the version, not the hint).
+ */
+function hintShown(ctx) {
+  if (!page.hint || !ctx || !ctx.legal.length) return false;
+  if (page.hint.legalAt !== ctx.version) {
+    page.hint.legal = ctx.legal.some((m) => JSON.stringify(m) === page.hint.key);
+    page.hint.legalAt = ctx.version;
+  }
+  return page.hint.legal;
+}
+
 /** Cards to mark in the hand: the hint's card, else what the game marks (cards passed to you). */
 function handMarks(ctx) {
   if (!ctx || !ctx.view) return null;
   const marks = (ctx.game.handMarks && ctx.game.handMarks(ctx)) || new Map();
-  if (page.hint && page.hint.version === ctx.version) {
+  if (hintShown(ctx)) {
     for (const card of page.hint.cards) marks.set(card, { short: "hint", label: "the hint suggests this card", kind: "hint" });
   }
   return marks;
@@ -212,7 +226,7 @@ function renderTools(ctx) {
     root.append(h("button", { type: "button", class: "btn small ghost tool", id: "last-trick-button", onclick: () => openLastTrick(ctx), text: "Last trick" }));
   }
   if (ctx.legal.length && ctx.seated && ctx.table.status === "playing") {
-    const asked = page.hint && page.hint.version === ctx.version;
+    const asked = hintShown(ctx);
     root.append(
       h("button", {
         type: "button",
