@@ -81,6 +81,7 @@ class Cribbage(Game):
                     "61": "A short game: once round a cribbage board.",
                     "121": "The full game: twice round the board.",
                 },
+                label="Play to",
             )
         },
         presets={"cardstock": {"target": 121}},
