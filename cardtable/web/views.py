@@ -10,6 +10,11 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from games import catalog
+from games.engine import choice_key
+
+
+# The game the new-table form offers first: the one most people already know.
+DEFAULT_GAME = "hearts"
 
 
 def games_info() -> list[dict[str, Any]]:
@@ -17,17 +22,10 @@ def games_info() -> list[dict[str, Any]]:
     return [game.info.to_json() for game in catalog()]
 
 
-def _say(value: Any) -> str:
-    """An option's value as the lobby prints it: ``two of clubs``, ``yes``."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value).replace("_", " ")
-
-
 def option_chips(game: dict[str, Any]) -> list[str]:
-    """The game's default options in words, for the lobby's list of games."""
+    """The game's default options in the game's own words, for the lobby's list of games."""
     return [
-        f"{name.replace('_', ' ')}: {_say(option['default'])}"
+        f"{option['label']}: {option['choice_labels'][choice_key(option['default'])]}"
         for name, option in game["options"].items()
         if name != "preset"
     ]
@@ -38,7 +36,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby: a name, the games, a new table, the open tables."""
     games = games_info()
     listed = [{**game, "chips": option_chips(game)} for game in games]
-    return render(request, "lobby.html", {"games": games, "listed": listed})
+    ids = [game["id"] for game in games]
+    first = DEFAULT_GAME if DEFAULT_GAME in ids else ids[0]
+    return render(request, "lobby.html", {"games": games, "listed": listed, "first_game": first})
 
 
 @ensure_csrf_cookie

@@ -77,7 +77,9 @@ export function renderRules(root, info, table) {
     for (const [name, spec] of options) {
       const value = table.options[name];
       const meaning = (spec.choice_help || {})[String(value)];
-      list.append(h("li", {}, h("strong", { text: `${name.replace(/_/g, " ")}: ${String(value).replace(/_/g, " ")}. ` }), meaning || spec.help || ""));
+      // The game's own words for the option and the choice, as the lobby shows them.
+      const shown = (spec.choice_labels || {})[String(value)] ?? String(value);
+      list.append(h("li", {}, h("strong", { text: `${spec.label || name}: ${shown}. ` }), meaning || spec.help || ""));
     }
     root.append(list);
   }

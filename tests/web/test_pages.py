@@ -33,6 +33,7 @@ def test_a_table_page_knows_its_websocket(client, db):
 def test_option_chips_read_as_words():
     hearts = GAMES["hearts"].info.to_json()
     chips = option_chips(hearts)
-    assert "first trick points: no" in chips
-    assert "first lead: two of clubs" in chips
+    assert "Points on first trick: No" in chips
+    assert "First lead: Lowest club leads" in chips
+    assert not any("_" in chip for chip in chips)
     assert not any(chip.startswith("preset") for chip in chips)
