@@ -18,7 +18,7 @@ def test_hint_ribbons_survive_another_seats_pass(site_server, new_page) -> None:
     ann = new_page(viewport={"width": 1280, "height": 800})
     ann.goto(site_server.url + "/")
     choose_name(ann, "Ann")
-    url = create_table(ann, "hearts", 4, {"Passing": "rotate"})
+    url = create_table(ann, "hearts", 4, {"Passing": "Rotating"})
     bob = new_page(viewport={"width": 1280, "height": 800})
     bob.goto(url)
     choose_name(bob, "Bob")

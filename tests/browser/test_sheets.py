@@ -64,7 +64,7 @@ SHEET_JS = """() => {
 GAMES = {
     "hearts": (4, {"Play to": "50"}, "Last deal"),
     "cribbage": (2, {"Play to": "61"}, "The show"),
-    "agram": (3, {"Play to": "3"}, "Last deal"),
+    "agram": (3, {"Deals to win": "3"}, "Last deal"),
     "ninety_eight": (3, {"Lives": "3"}, "Last deal"),
 }
 

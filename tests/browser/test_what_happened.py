@@ -176,7 +176,7 @@ def test_cribbage_keeps_the_count_and_pegs_the_board(site_server, new_page):
 
 def test_the_hint_marks_a_card_you_may_play(site_server, new_page):
     page = new_page(viewport=LAPTOP)
-    play_against_bots(page, site_server.url, "Ann", "agram", 3, {"Play to": "1"})
+    play_against_bots(page, site_server.url, "Ann", "agram", 3, {"Deals to win": "1"})
     page.wait_for_function("document.body.dataset.myTurn === 'yes'")
     legal = read_state(page)["legal"]
     page.get_by_role("button", name="Hint").click()
