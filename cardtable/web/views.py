@@ -12,7 +12,6 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from games import catalog
 from games.engine import choice_key
 
-
 # The game the new-table form offers first: the one most people already know.
 DEFAULT_GAME = "hearts"
 

@@ -14,7 +14,8 @@ def test_the_lobby_lists_every_game_with_its_players_and_options(client, db):
     assert 'id="name-input"' in html and ">Your name<" in html and ">Play<" in html
     assert ">Create table<" in html and 'for="game-select">Game<' in html
     for game in GAMES.values():
-        assert f'<option value="{game.info.id}">{game.info.name}</option>' in html
+        selected = " selected" if game.info.id == "hearts" else ""  # the form offers Hearts first
+        assert f'<option value="{game.info.id}"{selected}>{game.info.name}</option>' in html
         assert f"{game.info.min_players}\u2013{game.info.max_players} players" in html
     assert "csrftoken" in response.cookies
     assert "/static/js/lobby.js" in html
