@@ -3,7 +3,7 @@
 
 import { cardList, cardShort } from "../cards.js";
 import { cardRow, h, seatName, simpleTable, trickNode } from "../layout.js";
-import { playBubble, trickArea } from "./tricks.js";
+import { playBubble, takenNote, trickArea } from "./tricks.js";
 
 /** Who passed you your cards, from the view's `received_from`. */
 function receivedFrom(ctx) {
@@ -28,7 +28,8 @@ export default {
       // During the first trick the headline also says who passed you which cards (marked in your hand).
       const received =
         view.received && view.tricks_played === 0 ? h("span", { class: "received-note", text: `${receivedFrom(ctx)} passed you ${view.received.map(cardShort).join(" ")}` }) : null;
-      parts.push(h("div", { class: "felt-info" }, `Deal ${view.deal_number}${trick}${broken}`, received ? " · " : "", received));
+      const taken = received ? null : takenNote(ctx);
+      parts.push(h("div", { class: "felt-info" }, `Deal ${view.deal_number}${trick}${broken}`, received ? " · " : "", received, taken ? " · " : "", taken));
       parts.push(trickArea(ctx));
     }
     return h("div", { class: "center-stack" }, ...parts);
