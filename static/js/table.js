@@ -2,14 +2,14 @@
 // person's clicks into one of the moves the server listed in `legal_moves`.
 
 import { TableClient, api } from "./client.js";
-import { cardList, cardName, installSuitSymbols } from "./cards.js";
+import { cardList, cardName, cardShort, installSuitSymbols } from "./cards.js";
 import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
 import { h, seatName, trickNode } from "./layout.js";
 import { ensurePlayer } from "./name.js";
 import { addChat, renderRules, renderScores, replayLink, setChatText, setupDrawer, showResult, toast } from "./panels.js";
 import { showSummary } from "./sheet.js";
 import { fillControl, renderSeats } from "./seats.js";
-import { animationTime, setupSettings, sound } from "./settings.js";
+import { animationTime, confirmPlays, setupSettings, sound } from "./settings.js";
 import { onMessage as eveningMessage, onState as eveningState } from "./evening.js";
 import { entries as logEntries, onState as logState } from "./movelog.js";
 import { layoutFor } from "./games/index.js";
@@ -121,6 +121,7 @@ function makeMove(move) {
   page.pending = true;
   page.selected.clear();
   page.hint = null;
+  page.raised = null;
   if (!$("summary").hidden) showSummary($("summary"), null);
   client.move(move);
   drawHand(page.ctx);
@@ -133,7 +134,10 @@ function chosen(ctx) {
 
 function drawHand(ctx) {
   const hand = (ctx && ctx.view && ctx.view.hand) || [];
-  renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), page.selected, page.pending, onCard, handMarks(ctx));
+  if (page.raised && !(ctx && ctx.moves.plays.has(page.raised))) page.raised = null;
+  const chosen = page.raised ? new Set([...page.selected, page.raised]) : page.selected;
+  renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), chosen, page.pending, onCard, handMarks(ctx));
+  for (const button of $("hand").children) button.classList.toggle("raised", button.dataset.card === page.raised);
 }
 
 /**
@@ -163,7 +167,12 @@ function onCard(card) {
   const ctx = page.ctx;
   if (!ctx || page.pending) return;
   const { plays, multi } = ctx.moves;
-  if (plays.has(card)) makeMove(plays.get(card));
+  if (plays.has(card) && confirmPlays() && page.raised !== card) {
+    // A first tap raises the card; the second (or "Play") plays it: a misplaced finger costs nothing.
+    page.raised = card;
+    drawHand(ctx);
+    renderActions(ctx);
+  } else if (plays.has(card)) makeMove(plays.get(card));
   else if (multi.cards.has(card)) {
     if (page.selected.has(card)) page.selected.delete(card);
     else page.selected.add(card);
@@ -191,7 +200,14 @@ function renderActions(ctx) {
   }
   const replay = replayLink(table, "btn replay-link");
   if (replay) root.append(replay);
-  const { multi, others } = ctx.moves;
+  const { multi, others, plays } = ctx.moves;
+  if (page.raised && plays.has(page.raised)) {
+    const move = plays.get(page.raised);
+    root.append(
+      h("span", { class: "hint", text: "Tap it again, or" }),
+      h("button", { type: "button", class: "btn primary", id: "play-raised", disabled: page.pending, onclick: () => makeMove(move), text: `Play ${cardShort(page.raised)}` }),
+    );
+  }
   if (multi.key) {
     const size = multi.moves[0][multi.key].length;
     const move = chosen(ctx);

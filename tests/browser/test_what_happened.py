@@ -198,7 +198,7 @@ def test_seats_can_change_and_sound_and_motion_are_the_players_settings(site_ser
     page.get_by_role("button", name="Move here").click()
     expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "1")
     expect(page.locator(".seat.kind-empty")).to_have_attribute("data-seat", "0")
-    page.get_by_role("button", name="Sound and motion").click()
+    page.get_by_role("button", name="Settings").click()
     sound = page.get_by_label("Sounds (your turn, cards played)")
     expect(sound).not_to_be_checked()
     expect(page.locator("#motion-note")).to_be_hidden()
