@@ -146,6 +146,9 @@ class GameInfo:
     preset_help: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     # A game staff added from a RECYCLE description: the lobby marks it "experimental".
     experimental: bool = False
+    # Tips for a first game: (moment, what to do and why), shown once per browser the first
+    # time a player meets that moment (the page says which moment it is: "pass", "go").
+    tips: tuple[tuple[str, str], ...] = ()
 
     def preset_option(self) -> Option:
         """Return ``preset`` as an option: ``standard`` and the named presets, explained."""
@@ -174,6 +177,7 @@ class GameInfo:
             "how_to_play": list(self.how_to_play),
             "glossary": [{"term": term, "meaning": meaning} for term, meaning in self.glossary],
             "experimental": self.experimental,
+            "tips": dict(self.tips),
         }
 
     def winners(self, scores: Sequence[int]) -> list[int]:

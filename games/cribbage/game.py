@@ -88,6 +88,7 @@ class Cribbage(Game):
         goal=guide.GOAL,
         how_to_play=guide.HOW_TO_PLAY,
         glossary=guide.GLOSSARY,
+        tips=guide.TIPS,
         preset_help={"cardstock": cardstock_help("a game to 121 points, the same as the standard game.")},
     )
 

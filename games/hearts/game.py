@@ -147,6 +147,7 @@ class Hearts(Game):
         goal=guide.GOAL,
         how_to_play=guide.HOW_TO_PLAY,
         glossary=guide.GLOSSARY,
+        tips=guide.TIPS,
         preset_help={
             "cardstock": cardstock_help(
                 "no passing, the player after the dealer leads first, points may be played to the "

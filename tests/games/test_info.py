@@ -81,3 +81,14 @@ def test_every_option_and_choice_has_a_name_a_person_reads(game_id: str) -> None
                 assert shown[0].isupper(), f"{game_id}: {name}={choice!r} reads {shown!r}"
     assert options["preset"]["label"] == "Rules"
     assert options["preset"]["choice_labels"]["standard"] == "Standard rules"
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_tips_are_short_and_name_a_moment(game_id: str) -> None:
+    tips = GAMES[game_id].info.to_json()["tips"]
+    assert isinstance(tips, dict)
+    for moment, text in tips.items():
+        assert moment.isidentifier() and moment == moment.lower()
+        assert 40 <= len(text) <= 260, f"{game_id}: the {moment} tip is {len(text)} characters"
+    expected = {"hearts": {"pass", "first_lead", "hearts_broken"}, "cribbage": {"crib", "go", "show"}}
+    assert set(tips) == expected.get(game_id, set())
