@@ -12,6 +12,7 @@ import { fillControl, renderSeats } from "./seats.js";
 import { animationTime, confirmPlays, setupSettings, sound } from "./settings.js";
 import { onMessage as eveningMessage, onState as eveningState } from "./evening.js";
 import { entries as logEntries, onState as logState } from "./movelog.js";
+import { closeTip, onState as tipState } from "./tips.js";
 import { layoutFor } from "./games/index.js";
 
 const CONFIRM = { pass: "Pass cards", discard: "Discard" };
@@ -122,6 +123,7 @@ function makeMove(move) {
   page.selected.clear();
   page.hint = null;
   page.raised = null;
+  closeTip();
   if (!$("summary").hidden) showSummary($("summary"), null);
   client.move(move);
   drawHand(page.ctx);
@@ -419,6 +421,7 @@ function render(msg) {
     });
   } else if (!finished) $("over").hidden = true;
   logState(ctx, msg, tableId); // the move log of this deal (movelog.js)
+  tipState(ctx); // a first game's tips (tips.js)
   eveningState(msg, send, page.player); // clocks, leave and take over (evening.js)
 }
 

@@ -34,6 +34,14 @@ export default {
     }
     return h("div", { class: "center-stack" }, ...parts);
   },
+  /** The moment a first-game tip may explain (tips.js; the words are the game's). */
+  moment(ctx) {
+    const { view, prev } = ctx;
+    if (view.phase === "pass" && ctx.moves.multi.key) return "pass";
+    if (view.phase === "play" && ctx.legal.length && view.tricks_played === 0 && !(view.trick || []).length) return "first_lead";
+    if (view.hearts_broken && prev && prev.hearts_broken === false && prev.deal_number === view.deal_number) return "hearts_broken";
+    return null;
+  },
   seatExtra(ctx, seat) {
     const { view } = ctx;
     if (view.phase === "pass" && view.passed_seats.includes(seat)) return h("span", { class: "tag ok", text: "passed" });
