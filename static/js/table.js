@@ -13,6 +13,7 @@ import { animationTime, confirmPlays, setupSettings, sound } from "./settings.js
 import { onMessage as eveningMessage, onState as eveningState } from "./evening.js";
 import { entries as logEntries, onState as logState } from "./movelog.js";
 import { closeTip, onState as tipState } from "./tips.js";
+import { after as animateAfter, before as animateBefore, counts as animations } from "./animate.js";
 import { layoutFor } from "./games/index.js";
 
 const CONFIRM = { pass: "Pass cards", discard: "Discard" };
@@ -373,6 +374,7 @@ function render(msg) {
   if (legal.length && !(prev && prev.legal.length)) sound("turn");
   room.classList.toggle("my-turn", legal.length > 0);
 
+  const leaving = animateBefore(); // the trick on the felt, in case this state takes it away
   renderSeats($("seats"), ctx, send, game);
   const center = $("center");
   center.replaceChildren();
@@ -391,6 +393,7 @@ function render(msg) {
     renderRules($("rules"), info, table);
   }
   animateLast(ctx);
+  animateAfter(ctx, leaving, first);
 
   const turn = turnText(ctx);
   $("turn-banner").textContent = turn;
@@ -477,7 +480,7 @@ $("side").addEventListener("scroll", () => {
   if (chatInView()) $("chat-dot").hidden = true;
 });
 window.addEventListener("resize", () => fitHand($("hand")));
-window.cardtable = { client, page, cardList, logEntries };
+window.cardtable = { client, page, cardList, logEntries, animations };
 ensurePlayer((player) => {
   const hadPlayer = page.player;
   page.player = player;
