@@ -6,7 +6,9 @@ import { cardList, cardName, cardShort, installSuitSymbols } from "./cards.js";
 import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
 import { h, seatName, trickNode } from "./layout.js";
 import { ensurePlayer } from "./name.js";
-import { addChat, renderRules, renderScores, replayLink, setChatText, setupDrawer, showResult, toast } from "./panels.js";
+import { renderRules, renderScores, replayLink, setupDrawer, showResult, toast } from "./panels.js";
+import { chatOpened, onChat, onChatHidden, setupChat } from "./chat.js";
+import { addHintMarks, forgetHint, hintButton, onHint } from "./hints.js";
 import { showSummary } from "./sheet.js";
 import { fillControl, renderSeats } from "./seats.js";
 import { animationTime, confirmPlays, setupSettings, sound } from "./settings.js";
@@ -33,46 +35,21 @@ const page = {
   summaryKey: null,
   summaryClosed: null,
   resultClosed: null,
-  chatLines: new Map(), // a line's key (chatKey) -> its <li>
 };
 
 const client = new TableClient(room.dataset.ws, {
   onState: (msg) => render(msg),
-  onChat: (msg) => {
-    // The server replays recent lines on every connect: show each line once, and
-    // take the replayed text (staff may have hidden the line while we were away).
-    const key = chatKey(msg);
-    const shown = page.chatLines.get(key);
-    if (shown) {
-      if (shown.querySelector(".chat-text").textContent !== msg.text) setChatText(shown, msg.text);
-      return;
-    }
-    page.chatLines.set(key, addChat($("chat-log"), msg));
-    if (page.msg) chatUnseen();
-    if (page.chatLines.size > 300) {
-      for (const [k, line] of page.chatLines) if (!line.isConnected) page.chatLines.delete(k);
-    }
-  },
-  onHint: (msg) => {
-    const ctx = page.ctx;
-    if (!ctx || !page.hintAsked) return;
-    page.hintAsked = false;
-    const move = msg.move || {};
-    const cards = typeof move.play === "string" ? [move.play] : Object.values(move).find((v) => Array.isArray(v)) || [];
-    page.hint = { version: ctx.version, key: JSON.stringify(move), legalAt: ctx.version, legal: true, cards, move };
-    if (!cards.length) toast(`Hint: ${ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move)}`);
-    else toast(`Hint: ${cards.map(cardName).join(", ")}`);
-    drawHand(ctx);
-    renderTools(ctx);
-  },
+  onChat: (msg) => onChat(msg, !!page.msg),
+  onHint: (msg) =>
+    onHint(msg, page.ctx, () => {
+      drawHand(page.ctx);
+      renderTools(page.ctx);
+    }),
   onOther: (msg) => eveningMessage(msg),
-  onChatHidden: (msg) => {
-    const shown = page.chatLines.get(chatKey(msg));
-    if (shown) setChatText(shown, msg.text, true);
-  },
+  onChatHidden: (msg) => onChatHidden(msg),
   onError: (msg) => {
     page.pending = false;
-    page.hintAsked = false;
+    forgetHint(true);
     toast(msg.message || msg.code);
     if (page.msg) render(page.msg);
   },
@@ -84,11 +61,6 @@ const client = new TableClient(room.dataset.ws, {
     if (status === "lost" && !page.msg) checkTableExists();
   },
 });
-
-/** A chat line's identity: who said it and when (`at`), which `chat_hidden` names too. */
-function chatKey(msg) {
-  return JSON.stringify([msg.seat ?? null, msg.name, msg.at]);
-}
 
 /** A socket that never opened may mean a wrong link: say so rather than retry forever. */
 async function checkTableExists() {
@@ -122,7 +94,7 @@ function makeMove(move) {
   if (page.pending) return;
   page.pending = true;
   page.selected.clear();
-  page.hint = null;
+  forgetHint();
   page.raised = null;
   closeTip();
   if (!$("summary").hidden) showSummary($("summary"), null);
@@ -143,26 +115,11 @@ function drawHand(ctx) {
   for (const button of $("hand").children) button.classList.toggle("raised", button.dataset.card === page.raised);
 }
 
-/**
- * Whether the hint still stands: until this player moves, while its move is still one of
- * their legal moves (another seat's pass in Hearts changes the version, not the hint).
- */
-function hintShown(ctx) {
-  if (!page.hint || !ctx || !ctx.legal.length) return false;
-  if (page.hint.legalAt !== ctx.version) {
-    page.hint.legal = ctx.legal.some((m) => JSON.stringify(m) === page.hint.key);
-    page.hint.legalAt = ctx.version;
-  }
-  return page.hint.legal;
-}
-
 /** Cards to mark in the hand: the hint's card, else what the game marks (cards passed to you). */
 function handMarks(ctx) {
   if (!ctx || !ctx.view) return null;
   const marks = (ctx.game.handMarks && ctx.game.handMarks(ctx)) || new Map();
-  if (hintShown(ctx)) {
-    for (const card of page.hint.cards) marks.set(card, { short: "hint", label: "the hint suggests this card", kind: "hint" });
-  }
+  addHintMarks(ctx, marks);
   return marks;
 }
 
@@ -244,23 +201,8 @@ function renderTools(ctx) {
   if (view.last_trick && view.phase === "play") {
     root.append(h("button", { type: "button", class: "btn small ghost tool", id: "last-trick-button", onclick: () => openLastTrick(ctx), text: "Last trick" }));
   }
-  if (ctx.legal.length && ctx.seated && ctx.table.status === "playing") {
-    const asked = hintShown(ctx);
-    root.append(
-      h("button", {
-        type: "button",
-        class: "btn small ghost tool",
-        id: "hint-button",
-        disabled: asked || page.hintAsked,
-        onclick: () => {
-          page.hintAsked = true;
-          send({ type: "hint", id: `hint-${ctx.version}` });
-          renderTools(ctx);
-        },
-        text: asked ? "Hint shown" : "Hint",
-      }),
-    );
-  }
+  const hintTool = hintButton(ctx, send, () => renderTools(ctx));
+  if (hintTool) root.append(hintTool);
 }
 
 /** Show the last finished trick again, with who took it, until closed. */
@@ -443,42 +385,11 @@ function setupInvite() {
   });
 }
 
-function setupChat() {
-  $("chat-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const input = $("chat-input");
-    const text = input.value.trim();
-    if (!text) return;
-    send({ type: "chat", text });
-    input.value = "";
-  });
-}
-
-/** Whether the chat's lines are in sight: in the open drawer, or (wide windows) within the side column's view. */
-function chatInView() {
-  const side = $("side");
-  if (getComputedStyle(side).position === "fixed") return side.classList.contains("open") && $("chat-panel").classList.contains("current");
-  const column = side.getBoundingClientRect();
-  const chat = $("chat-log").getBoundingClientRect();
-  return chat.bottom > column.top + 24 && chat.top < column.bottom - 24;
-}
-
-/** A new chat line while the chat is out of sight: a dot on its tab, at every window size. */
-function chatUnseen() {
-  if (!chatInView()) $("chat-dot").hidden = false;
-}
-
 installSuitSymbols();
 setupSettings();
 setupInvite();
-setupChat();
-setupDrawer(() => {
-  $("chat-dot").hidden = true;
-  $("chat-input").focus();
-});
-$("side").addEventListener("scroll", () => {
-  if (chatInView()) $("chat-dot").hidden = true;
-});
+setupChat(send);
+setupDrawer(chatOpened);
 window.addEventListener("resize", () => fitHand($("hand")));
 window.cardtable = { client, page, cardList, logEntries, animations };
 ensurePlayer((player) => {
