@@ -7,6 +7,9 @@ import { addChat, setChatText } from "./panels.js";
 const $ = (id) => document.getElementById(id);
 const lines = new Map(); // a line's key (chatKey) -> its <li>
 
+/** The chat lines shown, by key (who said it and when). */
+export const chatLines = lines;
+
 /** A chat line's identity: who said it and when (`at`), which `chat_hidden` names too. */
 function chatKey(msg) {
   return JSON.stringify([msg.seat ?? null, msg.name, msg.at]);

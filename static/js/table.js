@@ -7,7 +7,7 @@ import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
 import { h, seatName, trickNode } from "./layout.js";
 import { ensurePlayer } from "./name.js";
 import { renderRules, renderScores, replayLink, setupDrawer, showResult, toast } from "./panels.js";
-import { chatOpened, onChat, onChatHidden, setupChat } from "./chat.js";
+import { chatLines, chatOpened, onChat, onChatHidden, setupChat } from "./chat.js";
 import { addHintMarks, forgetHint, hintButton, onHint } from "./hints.js";
 import { showSummary } from "./sheet.js";
 import { fillControl, renderSeats } from "./seats.js";
@@ -30,6 +30,7 @@ const page = {
   player: null,
   selected: new Set(),
   pending: false,
+  chatLines, // chat.js's lines by key, read by the tests
   lastKey: null,
   announced: "",
   summaryKey: null,

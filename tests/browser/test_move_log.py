@@ -37,16 +37,8 @@ def test_the_log_names_the_clocks_move_for_you(site_server, new_page) -> None:
     page.wait_for_function("document.body.dataset.myTurn === 'yes'")
     before = set(read_state(page)["hand"])
     assert page.evaluate(IN_VIEW_JS, "#move-log"), "the log is in view beside the table"
-    # We let the clock run out: the log says which card it played, for us.
-    entry = page.locator("#move-log li.by-timeout").first
-    expect(entry).to_have_text(re.compile(r"^Time ran out: the clock played (\S+) for you$"), timeout=20_000)
-    played = re.search(r"played (\S+) for", entry.text_content()).group(1)
-    suit = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}[played[-1]]
-    card = ("T" if played[:-1] == "10" else played[:-1]) + suit
-    # It was ours, and it left our hand (the clock goes on playing while we wait).
-    assert card in before and card not in read_state(page)["hand"]
-    # The toast says it too, over the felt, never over the turn banner (measured while it shows:
-    # it goes after 4 s, and the clock moves again every 5).
+    # We let the clock run out. A toast says what it played, over the felt, never over the
+    # turn banner (measured while it shows: it goes after 4 s).
     clear = page.wait_for_function(
         """() => {
           const toast = document.getElementById('toast');
@@ -55,9 +47,17 @@ def test_the_log_names_the_clocks_move_for_you(site_server, new_page) -> None:
           const b = document.getElementById('turn-banner').getBoundingClientRect();
           return { clear: t.top >= b.bottom || t.bottom <= b.top };
         }""",
-        timeout=15_000,
+        timeout=20_000,
     ).json_value()
     assert clear["clear"], "the toast covers the turn banner"
+    # The log says which card it played, for us.
+    entry = page.locator("#move-log li.by-timeout").first
+    expect(entry).to_have_text(re.compile(r"^Time ran out: the clock played (\S+) for you$"), timeout=20_000)
+    played = re.search(r"played (\S+) for", entry.text_content()).group(1)
+    suit = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}[played[-1]]
+    card = ("T" if played[:-1] == "10" else played[:-1]) + suit
+    # It was ours, and it left our hand (the clock goes on playing while we wait).
+    assert card in before and card not in read_state(page)["hand"]
     page.screenshot(path=str(ARTIFACTS / "move-log-clock-1280x800.png"))
     # A page opened now (a friend coming back) reads the same log from the server, and no old toast.
     again = new_page(viewport={"width": 1280, "height": 800})
