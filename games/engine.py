@@ -76,26 +76,43 @@ class Option:
 
     ``help`` says in a sentence what the option decides; ``choice_help`` says what
     each choice means, keyed by ``choice_key`` (it may leave out plain numbers
-    whose meaning ``help`` already gives).
+    whose meaning ``help`` already gives). ``label`` is the option's name as a
+    player reads it ("Points on first trick"), and ``choice_labels`` each
+    choice's ("Standard rules"), keyed the same way; a choice without one reads
+    as itself (a number) or, for true and false, as "Yes" and "No".
     """
 
     default: Any
     choices: tuple[Any, ...]
     help: str = ""
     choice_help: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    label: str = ""
+    choice_labels: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def choice_label(self, choice: Any) -> str:
+        """Return how a player reads ``choice``: its label, else "Yes"/"No" or the value itself."""
+        key = choice_key(choice)
+        if key in self.choice_labels:
+            return self.choice_labels[key]
+        if isinstance(choice, bool):
+            return "Yes" if choice else "No"
+        return key
 
     def to_json(self) -> dict[str, Any]:
-        """Return the option as ``/api/games/`` lists it."""
+        """Return the option as ``/api/games/`` lists it (every choice with its label)."""
         return {
             "default": self.default,
             "choices": list(self.choices),
             "help": self.help,
             "choice_help": dict(self.choice_help),
+            "label": self.label,
+            "choice_labels": {choice_key(c): self.choice_label(c) for c in self.choices},
         }
 
 
 PRESET_HELP = "A named set of option values to start from; options chosen beside it override the preset's."
 STANDARD_PRESET_HELP = "The game as most people play it: every option at its default."
+PRESET_LABELS = {"cardstock": "CardStock rules"}
 
 
 def cardstock_help(rules: str) -> str:
@@ -129,6 +146,9 @@ class GameInfo:
     preset_help: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     # A game staff added from a RECYCLE description: the lobby marks it "experimental".
     experimental: bool = False
+    # Tips for a first game: (moment, what to do and why), shown once per browser the first
+    # time a player meets that moment (the page says which moment it is: "pass", "go").
+    tips: tuple[tuple[str, str], ...] = ()
 
     def preset_option(self) -> Option:
         """Return ``preset`` as an option: ``standard`` and the named presets, explained."""
@@ -137,6 +157,8 @@ class GameInfo:
             ("standard", *self.presets),
             PRESET_HELP,
             {"standard": STANDARD_PRESET_HELP, **self.preset_help},
+            label="Rules",
+            choice_labels={"standard": "Standard rules", **PRESET_LABELS},
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -155,6 +177,7 @@ class GameInfo:
             "how_to_play": list(self.how_to_play),
             "glossary": [{"term": term, "meaning": meaning} for term, meaning in self.glossary],
             "experimental": self.experimental,
+            "tips": dict(self.tips),
         }
 
     def score_sign(self) -> int:
@@ -320,6 +343,14 @@ class Game:
     def is_over(self, state: Any) -> bool:
         """Return whether the game has ended."""
         raise NotImplementedError
+
+    def move_seen_by(self, state: Any, mover: int, move: Move, viewer: int | None) -> Move:
+        """Return a move of the current deal as ``viewer`` (a seat, or ``None``) may see it now.
+
+        ``state`` is the game now, in the same deal. Every card a move names is
+        seen by everyone unless a game hides it (Hearts' pass, Cribbage's discard).
+        """
+        return move
 
     def result(self, state: Any) -> dict[str, Any] | None:
         """Return ``{"scores": [...], "winners": [...]}`` once over, else ``None``."""

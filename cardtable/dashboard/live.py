@@ -36,7 +36,11 @@ def connected_now(now: datetime | None = None) -> dict[str, int]:
 
 
 def live_tables(now: datetime | None = None) -> list[dict[str, Any]]:
-    """Waiting and playing tables with seats, presence and the game's public state, latest first."""
+    """Waiting and playing tables with seats, presence and the game's public state, latest first.
+
+    A playing table nobody is connected to is paused (``paused_tables``), not live:
+    its bots make no move, so it is left out here.
+    """
     now = now or timezone.now()
     tables = list(
         Table.objects.filter(status__in=[Table.WAITING, Table.PLAYING])
@@ -61,6 +65,8 @@ def live_tables(now: datetime | None = None) -> list[dict[str, Any]]:
     }
     rows = []
     for table in tables:
+        if table.status == Table.PLAYING and not watchers[table.pk]:
+            continue  # paused: listed under "Paused tables"
         match = matches.get((table.pk, table.game_number))
         row: dict[str, Any] = {
             "table": table,

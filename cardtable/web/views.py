@@ -10,18 +10,15 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from cardtable.tables.api import game_listing
+from games.engine import choice_key
+
+# The game the new-table form offers first: the one most people already know.
+DEFAULT_GAME = "hearts"
 
 
 def games_info() -> list[dict[str, Any]]:
     """Return every game as ``/api/games/`` lists it, for the page to read at once."""
     return game_listing()
-
-
-def _say(value: Any) -> str:
-    """An option's value as the lobby prints it: ``two of clubs``, ``yes``."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value).replace("_", " ")
 
 
 def in_words(names: list[str]) -> str:
@@ -32,9 +29,9 @@ def in_words(names: list[str]) -> str:
 
 
 def option_chips(game: dict[str, Any]) -> list[str]:
-    """The game's default options in words, for the lobby's list of games."""
+    """The game's default options in the game's own words, for the lobby's list of games."""
     return [
-        f"{name.replace('_', ' ')}: {_say(option['default'])}"
+        f"{option['label']}: {option['choice_labels'][choice_key(option['default'])]}"
         for name, option in game["options"].items()
         if name != "preset"
     ]
@@ -47,7 +44,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     listed = [{**game, "chips": option_chips(game)} for game in games]
     # The site's own games, named in the welcome; staff's experimental ones are only listed.
     names = in_words([game["name"] for game in games if not game["experimental"]])
-    return render(request, "lobby.html", {"games": games, "listed": listed, "game_names": names})
+    ids = [game["id"] for game in games]
+    first = DEFAULT_GAME if DEFAULT_GAME in ids else ids[0]
+    context = {"games": games, "listed": listed, "game_names": names, "first_game": first}
+    return render(request, "lobby.html", context)
 
 
 @ensure_csrf_cookie

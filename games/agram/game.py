@@ -120,6 +120,7 @@ class Agram(OneSeatGame):
                 (1, 3, 5, 7),
                 "How many deals a player must win to win the game.",
                 {"1": "A single deal decides the game."},
+                label="Deals to win",
             )
         },
         presets={"cardstock": {"target": 1}},

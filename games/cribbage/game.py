@@ -81,12 +81,14 @@ class Cribbage(Game):
                     "61": "A short game: once round a cribbage board.",
                     "121": "The full game: twice round the board.",
                 },
+                label="Play to",
             )
         },
         presets={"cardstock": {"target": 121}},
         goal=guide.GOAL,
         how_to_play=guide.HOW_TO_PLAY,
         glossary=guide.GLOSSARY,
+        tips=guide.TIPS,
         preset_help={"cardstock": cardstock_help("a game to 121 points, the same as the standard game.")},
     )
 
@@ -322,6 +324,13 @@ class Cribbage(Game):
         return NO_EVENTS
 
     # What each seat sees.
+
+    def move_seen_by(self, state: CribbageState, mover: int, move: Move, viewer: int | None) -> Move:
+        """Cards put in the crib stay face down for all but their owner (the show turns the crib up)."""
+        cards = move.get("discard")
+        if not isinstance(cards, list) or viewer == mover:
+            return move
+        return {"discard": len(cards)}
 
     def view(self, state: CribbageState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its hand, the count, the start card, the show."""

@@ -46,3 +46,21 @@ GLOSSARY = (
     ("the show", "After the play: the hands and then the crib are scored, each with the starter."),
     ("peg", "Score points; the board's pegs mark each side's score."),
 )
+
+TIPS = (
+    (
+        "crib",
+        "Put cards in the crib: it scores for the dealer at the show. Give the dealer's crib "
+        "cards that score little (far apart, no fives); into your own crib, pairs and fives help.",
+    ),
+    (
+        "go",
+        "Say go: you have no card that keeps the count at 31 or under. The last player to lay "
+        "a card scores one point for the go.",
+    ),
+    (
+        "show",
+        "The show: each hand with the start card scores its fifteens, pairs, runs, flush and "
+        "nobs, then the dealer's crib. The sheet lists every score.",
+    ),
+)

@@ -82,6 +82,8 @@ class Hearts(Game):
                     "with 3 or 5 players left, right, then no pass.",
                     "none": "Nobody ever passes.",
                 },
+                label="Passing",
+                choice_labels={"rotate": "Rotating", "none": "No passing"},
             ),
             "first_lead": Option(
                 "two_of_clubs",
@@ -92,6 +94,11 @@ class Hearts(Game):
                     "must lead it.",
                     "left_of_dealer": "The player after the dealer leads any card the usual rules allow.",
                 },
+                label="First lead",
+                choice_labels={
+                    "two_of_clubs": "Lowest club leads",
+                    "left_of_dealer": "Left of the dealer leads",
+                },
             ),
             "first_trick_points": Option(
                 False,
@@ -101,6 +108,7 @@ class Hearts(Game):
                     "false": "Not while you have anything else you may play.",
                     "true": "Yes, as on any other trick.",
                 },
+                label="Points on first trick",
             ),
             "moon": Option(
                 "add_to_others",
@@ -110,6 +118,11 @@ class Hearts(Game):
                     "add_to_others": "Every other player scores 26 and the shooter 0.",
                     "subtract_self": "The shooter scores -26 and the others 0.",
                 },
+                label="Shooting the moon",
+                choice_labels={
+                    "add_to_others": "Others get 26",
+                    "subtract_self": "Shooter gets minus 26",
+                },
             ),
             "target": Option(
                 100,
@@ -118,6 +131,7 @@ class Hearts(Game):
                     "The score that ends the game: after the deal in which someone reaches "
                     "it, the lowest score wins."
                 ),
+                label="Play to",
             ),
         },
         presets={
@@ -133,6 +147,7 @@ class Hearts(Game):
         goal=guide.GOAL,
         how_to_play=guide.HOW_TO_PLAY,
         glossary=guide.GLOSSARY,
+        tips=guide.TIPS,
         preset_help={
             "cardstock": cardstock_help(
                 "no passing, the player after the dealer leads first, points may be played to the "
@@ -443,6 +458,16 @@ class Hearts(Game):
             state.phase = OVER
             return NO_EVENTS
         return self.deal_again(state)
+
+    def move_seen_by(self, state: HeartsState, mover: int, move: Move, viewer: int | None) -> Move:
+        """A pass's cards are seen by the passer, and by the receiver once the cards are theirs."""
+        cards = move.get("pass")
+        if not isinstance(cards, list) or viewer == mover:
+            return move
+        receiver = (mover + state.direction) % state.players
+        if viewer == receiver and state.received[viewer]:
+            return move
+        return {"pass": len(cards)}
 
     def view(self, state: HeartsState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its own hand and passes, the trick, the scores."""

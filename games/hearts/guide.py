@@ -30,3 +30,22 @@ GLOSSARY = (
     ("shoot the moon", "Take all 26 points in a deal; the moon option says how that scores."),
     ("target", "The score that ends the game after the deal in which someone reaches it."),
 )
+
+TIPS = (
+    (
+        "pass",
+        "Choose three cards to pass. Getting rid of high hearts and the queen of spades keeps "
+        "points away from you; keeping a few low cards helps you duck tricks later.",
+    ),
+    (
+        "first_lead",
+        "You lead the first trick: everyone must follow the suit you lead if they can, and the "
+        "highest card of that suit takes the trick. Unless the table's options say otherwise, "
+        "no points may be played to this first trick.",
+    ),
+    (
+        "hearts_broken",
+        "Hearts are broken: a heart has been played to a trick, so anyone may now lead hearts. "
+        "Each heart you take costs a point.",
+    ),
+)

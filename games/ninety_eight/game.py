@@ -127,6 +127,7 @@ class NinetyEight(OneSeatGame):
                     "3": "Everyone starts with 3 lives; the last player with a life left wins.",
                     "5": "Everyone starts with 5 lives; the last player with a life left wins.",
                 },
+                label="Lives",
             )
         },
         presets={"cardstock": {"lives": 1}},

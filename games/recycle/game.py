@@ -70,6 +70,10 @@ class RecycleGame(Game):
         runner.advance(self.program, state, seat, move)
         return NO_EVENTS
 
+    def move_seen_by(self, state: RecycleState, mover: int, move: Move, viewer: int | None) -> Move:
+        """Only the mover sees what a RECYCLE move named: where a card went may be hidden."""
+        return move if viewer == mover else {}
+
     def view(self, state: RecycleState, seat: int | None) -> dict[str, Any]:
         """Return what ``seat`` may see (docs/recycle.md, "The view")."""
         out = visibility.view(self.program, state, seat)

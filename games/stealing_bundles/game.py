@@ -117,6 +117,8 @@ class StealingBundles(OneSeatGame):
                     "counting for them.",
                     "stay": "They stay in the pool and count for nobody.",
                 },
+                label="Pool at the end",
+                choice_labels={"last_capturer": "To the last taker", "stay": "Stays in the pool"},
             )
         },
         presets={"cardstock": {"leftovers": "stay"}},

@@ -19,6 +19,8 @@ const evening = {
   timer: null,
   warned: null,
   timeoutKey: null,
+  leftSeat: null, // the seat this page's player left, once they have
+  barKey: null,
 };
 
 /** Seconds left until an ISO time (never below 0). */
@@ -45,8 +47,8 @@ function nameOf(msg, seat) {
 /** A move as a person reads it: "played the queen of spades", "passed …". */
 export function describeMove(move) {
   if (move.play) return `played ${cardName(move.play)}`;
-  if (move.pass) return `passed ${move.pass.map(cardName).join(", ")}`;
-  if (move.discard) return `put ${move.discard.map(cardName).join(", ")} in the crib`;
+  if (move.pass) return Array.isArray(move.pass) ? `passed ${move.pass.map(cardName).join(", ")}` : `passed ${move.pass} cards`;
+  if (move.discard) return Array.isArray(move.discard) ? `put ${move.discard.map(cardName).join(", ")} in the crib` : `put ${move.discard} cards in the crib`;
   if (move.go) return "said go";
   if (move.next) return "went on to the next deal";
   return `moved (${JSON.stringify(move)})`;
@@ -126,6 +128,7 @@ function leaveBox(msg) {
       id: "leave-confirm",
       onclick: () => {
         evening.confirming = false;
+        evening.leftSeat = evening.msg.you.seat;
         evening.send({ type: "leave" });
       },
       text: "Leave",
@@ -143,14 +146,36 @@ function leaveBox(msg) {
   );
 }
 
+/** The seat this player left (this page saw them leave, or the seat names them), else null. */
+function ownLeftSeat(msg) {
+  const seated = msg.you && msg.you.seat !== null && msg.you.seat !== undefined;
+  if (seated) return null;
+  const named = msg.table.seats.find((s) => s.left && evening.player && s.left === evening.player.name);
+  if (evening.leftSeat !== null && msg.table.seats[evening.leftSeat]?.left) return evening.leftSeat;
+  return named ? named.seat : null;
+}
+
+/** After leaving: the way back to the lobby, in view where the move buttons were. */
+function leftBox(msg) {
+  if (ownLeftSeat(msg) === null) return null;
+  return h(
+    "div",
+    { class: "evening-confirm evening-gone" },
+    h("p", { text: "You left this game: a bot plays your seat. You can watch on, or go back to the lobby." }),
+    h("a", { class: "btn small primary", id: "back-to-lobby", href: "/", text: "Back to the lobby" }),
+  );
+}
+
 function takeoverButtons(msg) {
   const { table, you } = msg;
   const seated = you && you.seat !== null && you.seat !== undefined;
+  const mine = ownLeftSeat(msg);
   for (const seat of table.seats) {
     const node = seatNode(seat.seat);
     if (!node || !seat.left) continue;
     node.append(h("span", { class: "badge evening-left", text: `${seat.left} left` }));
-    if (!seated && table.status === "playing" && evening.player) {
+    // Not one's own old seat: a player who left is offered the lobby instead.
+    if (!seated && table.status === "playing" && evening.player && seat.seat !== mine) {
       node.append(
         h("button", {
           type: "button",
@@ -169,14 +194,27 @@ function draw() {
   const bar = $("evening-bar");
   if (bar) {
     const ended = msg.table.ended === "abandoned" ? h("p", { class: "evening-ended", text: "This table has ended: nobody was here for a long while." }) : null;
-    bar.replaceChildren(...[leaveBox(msg), ended].filter(Boolean));
+    // Redrawn only when what it offers changes: a button or link replaced under the
+    // pointer at every bot's move would miss the click.
+    const seated = msg.you && msg.you.seat !== null && msg.you.seat !== undefined;
+    const key = JSON.stringify([seated && msg.table.status, evening.confirming, ownLeftSeat(msg), msg.table.ended]);
+    if (key !== evening.barKey) {
+      evening.barKey = key;
+      bar.replaceChildren(...[leaveBox(msg), leftBox(msg), ended].filter(Boolean));
+    }
   }
   takeoverButtons(msg);
+  // Say once, as it happens, which move the clock made: a player who comes back later
+  // finds it in the move log, not as an old toast.
   const key = JSON.stringify([msg.table.game_number, msg.table.last_timeout]);
-  if ((msg.table.last_timeout || []).length && key !== evening.timeoutKey) {
+  const timedOut = msg.table.last_timeout || [];
+  if (evening.timeoutKey === null) evening.timeoutKey = key;
+  else if (timedOut.length && key !== evening.timeoutKey) {
     evening.timeoutKey = key;
-    const who = msg.table.last_timeout.map((s) => nameOf(msg, s)).join(", ");
-    toast(`Time ran out: the server moved for ${who}.`);
+    const last = msg.view && msg.view.last;
+    const who = timedOut.map((s) => nameOf(msg, s)).join(", ");
+    if (last && timedOut.includes(last.seat)) toast(`Time ran out: the clock ${describeMove(last.move)} for ${nameOf(msg, last.seat)}.`);
+    else toast(`Time ran out: the clock moved for ${who}.`);
   }
   tick();
 }

@@ -13,29 +13,13 @@ const createError = document.getElementById("create-error");
 const tableList = document.getElementById("table-list");
 const gameAbout = document.getElementById("game-about");
 
-const OPTION_LABELS = {
-  target: "Play to",
-  lives: "Lives",
-  passing: "Passing",
-  first_lead: "First lead",
-  first_trick_points: "Points on first trick",
-  moon: "Shooting the moon",
-  leftovers: "Pool at the end",
-  preset: "Rules",
-};
-
-function label(name) {
-  return OPTION_LABELS[name] || name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+// An option and its choices as the game names them (`label`, `choice_labels` from /api/games/).
+function label(name, spec) {
+  return spec.label || name;
 }
 
-// Choice names a person reads; what each means comes from the game's `choice_help`.
-const CHOICE_LABELS = { cardstock: "CardStock rules", standard: "Standard rules" };
-
-function valueLabel(value) {
-  if (CHOICE_LABELS[value]) return CHOICE_LABELS[value];
-  if (value === true) return "yes";
-  if (value === false) return "no";
-  return String(value).replace(/_/g, " ");
+function valueLabel(spec, value) {
+  return (spec.choice_labels || {})[String(value)] ?? String(value);
 }
 
 function fillGameForm() {
@@ -46,6 +30,7 @@ function fillGameForm() {
     playersSelect.add(option);
   }
   optionFields.replaceChildren();
+  document.getElementById("option-note").textContent = "";
   gameAbout.replaceChildren();
   if (game.goal) gameAbout.append(Object.assign(document.createElement("p"), { className: "game-goal", textContent: game.goal }));
   // The preset first: it sets the others.
@@ -57,12 +42,12 @@ function fillGameForm() {
     const id = `option-${name}`;
     const lab = document.createElement("label");
     lab.htmlFor = id;
-    lab.textContent = label(name);
+    lab.textContent = label(name, spec);
     const select = document.createElement("select");
     select.id = id;
     select.dataset.option = name;
     spec.choices.forEach((choice, i) => {
-      const option = new Option(valueLabel(choice), i, choice === spec.default, choice === spec.default);
+      const option = new Option(valueLabel(spec, choice), i, choice === spec.default, choice === spec.default);
       select.add(option);
     });
     // What the option does, and what the chosen value means (the game's own words).
@@ -75,7 +60,15 @@ function fillGameForm() {
       const meaning = (spec.choice_help || {})[String(choice)];
       help.textContent = [spec.help, meaning].filter(Boolean).join(" ");
     };
-    select.addEventListener("change", explain);
+    // On a laptop the helps share one line under the options: the one being chosen.
+    const note = () => {
+      document.getElementById("option-note").textContent = `${label(name, spec)}: ${help.textContent}`;
+    };
+    select.addEventListener("change", () => {
+      explain();
+      note();
+    });
+    select.addEventListener("focus", note);
     explain();
     field.append(lab, select, help);
     optionFields.append(field);

@@ -1,5 +1,4 @@
-// The side panels and overlays: running scores, chat, the between-deals
-// summary, the game's result with "Rematch", and the error toast.
+// The side panels and overlays: running scores, chat, the game's result with "Rematch", and the error toast.
 
 import { h, seatName } from "./layout.js";
 
@@ -78,7 +77,9 @@ export function renderRules(root, info, table) {
     for (const [name, spec] of options) {
       const value = table.options[name];
       const meaning = (spec.choice_help || {})[String(value)];
-      list.append(h("li", {}, h("strong", { text: `${name.replace(/_/g, " ")}: ${String(value).replace(/_/g, " ")}. ` }), meaning || spec.help || ""));
+      // The game's own words for the option and the choice, as the lobby shows them.
+      const shown = (spec.choice_labels || {})[String(value)] ?? String(value);
+      list.append(h("li", {}, h("strong", { text: `${spec.label || name}: ${shown}. ` }), meaning || spec.help || ""));
     }
     root.append(list);
   }
@@ -114,21 +115,6 @@ export function replayLink(table, className = "btn") {
   if (table.status !== "finished" || !(table.game_number > 0)) return null;
   const href = `/replay/${encodeURIComponent(table.id)}/${table.game_number}/`;
   return h("a", { class: className, href, text: "Watch the replay" });
-}
-
-/** Show the between-deals summary on the felt; returns the node shown or null. */
-export function showSummary(root, summary, onClose) {
-  root.replaceChildren();
-  if (!summary) {
-    root.hidden = true;
-    return;
-  }
-  // The OK button heads the box: a long summary (the show's crib) scrolls under it, never hides it.
-  root.append(
-    h("div", { class: "summary-head" }, h("h2", { class: "summary-title", text: summary.title }), h("button", { type: "button", class: "btn small", onclick: onClose, text: "OK" })),
-    summary.body,
-  );
-  root.hidden = false;
 }
 
 /** The end of the game: scores, winners, "Rematch" for the host. */
@@ -176,6 +162,16 @@ export function setupDrawer(onChat = () => {}) {
   };
   for (const tab of tabs) {
     tab.addEventListener("click", () => {
+      // Beside the table (wide windows) every panel is in the column: bring this one into view.
+      if (!side.classList.contains("open") && getComputedStyle(side).position !== "fixed") {
+        const panel = document.getElementById(tab.dataset.panel);
+        side.scrollTop = Math.max(0, panel.offsetTop - 8);
+        panel.classList.remove("flash");
+        void panel.offsetWidth; // restart the highlight's animation
+        panel.classList.add("flash");
+        if (tab.dataset.panel === "chat-panel") onChat();
+        return;
+      }
       const wasOpen = tab.getAttribute("aria-expanded") === "true";
       close();
       if (wasOpen) return;
@@ -196,7 +192,7 @@ export function setupDrawer(onChat = () => {}) {
 
 let toastTimer = null;
 
-/** A short message at the bottom of the screen (errors from the server). */
+/** A short message over the felt's middle, never over the turn banner (errors from the server, hints). */
 export function toast(text) {
   const box = document.getElementById("toast");
   box.textContent = text;

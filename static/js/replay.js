@@ -6,15 +6,11 @@
 import { cardName, installSuitSymbols } from "./cards.js";
 import { classify } from "./hand.js";
 import { h, seatName } from "./layout.js";
-import { renderScores, setupDrawer, showSummary } from "./panels.js";
+import { renderScores, setupDrawer } from "./panels.js";
+import { showSummary } from "./sheet.js";
 import { renderSeats } from "./seats.js";
-import agram from "./games/agram.js";
-import cribbage from "./games/cribbage.js";
-import hearts from "./games/hearts.js";
-import ninetyEight from "./games/ninety_eight.js";
-import stealingBundles from "./games/stealing_bundles.js";
+import { layoutFor } from "./games/index.js";
 
-const LAYOUTS = { agram, cribbage, hearts, ninety_eight: ninetyEight, stealing_bundles: stealingBundles };
 const $ = (id) => document.getElementById(id);
 const root = $("replay");
 const slider = $("step");
@@ -38,7 +34,7 @@ function tableOf(body) {
 
 function ctxAt(index) {
   const frame = data.frames[index];
-  const game = LAYOUTS[data.game] || agram;
+  const game = layoutFor(data.game);
   return {
     table,
     you: { seat: null, host: false },

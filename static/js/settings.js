@@ -1,9 +1,11 @@
-// The player's own settings, kept in this browser: sounds (off unless turned on)
-// and the speed of the card animations. A system "reduce motion" setting wins.
+// The player's own settings, kept in this browser: sounds (off unless turned on),
+// the speed of the card animations (a system "reduce motion" setting wins), and
+// whether a card play needs a second tap.
 
 const KEY = "cardtable-settings";
 const SPEEDS = { off: 0, slow: 1.6, normal: 1, fast: 0.5 };
-const settings = { sound: false, speed: "normal", ...load() };
+// `confirm`: null until the player chooses; then a first tap only raises a card.
+const settings = { sound: false, speed: "normal", confirm: null, ...load() };
 
 function load() {
   try {
@@ -16,6 +18,15 @@ function load() {
 function save() {
   localStorage.setItem(KEY, JSON.stringify(settings));
   apply();
+}
+
+/**
+ * Whether a card play waits for a second tap (the first raises the card): the player's
+ * choice, else on for touch screens (a misplaced finger) and off for a mouse.
+ */
+export function confirmPlays() {
+  if (typeof settings.confirm === "boolean") return settings.confirm;
+  return window.matchMedia("(pointer: coarse)").matches;
 }
 
 /** Whether the person asked their system for less motion. */
@@ -61,7 +72,15 @@ export function sound(kind) {
 export function setupSettings() {
   const soundBox = document.getElementById("setting-sound");
   const speed = document.getElementById("setting-speed");
+  const confirmBox = document.getElementById("setting-confirm");
   apply();
+  if (confirmBox) {
+    confirmBox.checked = confirmPlays();
+    confirmBox.addEventListener("change", () => {
+      settings.confirm = confirmBox.checked;
+      save();
+    });
+  }
   if (!soundBox || !speed) return;
   soundBox.checked = settings.sound;
   speed.value = settings.speed;

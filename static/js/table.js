@@ -2,22 +2,22 @@
 // person's clicks into one of the moves the server listed in `legal_moves`.
 
 import { TableClient, api } from "./client.js";
-import { cardList, cardName, installSuitSymbols } from "./cards.js";
+import { cardList, cardName, cardShort, installSuitSymbols } from "./cards.js";
 import { chosenMove, classify, fitHand, renderHand } from "./hand.js";
 import { h, seatName, trickNode } from "./layout.js";
 import { ensurePlayer } from "./name.js";
-import { addChat, renderRules, renderScores, replayLink, setChatText, setupDrawer, showResult, showSummary, toast } from "./panels.js";
+import { renderRules, renderScores, replayLink, setupDrawer, showResult, toast } from "./panels.js";
+import { chatLines, chatOpened, onChat, onChatHidden, setupChat } from "./chat.js";
+import { addHintMarks, forgetHint, hintButton, onHint } from "./hints.js";
+import { showSummary } from "./sheet.js";
 import { fillControl, renderSeats } from "./seats.js";
-import { animationTime, setupSettings, sound } from "./settings.js";
+import { animationTime, confirmPlays, setupSettings, sound } from "./settings.js";
 import { onMessage as eveningMessage, onState as eveningState } from "./evening.js";
-import agram from "./games/agram.js";
-import cribbage from "./games/cribbage.js";
-import hearts from "./games/hearts.js";
-import ninetyEight from "./games/ninety_eight.js";
-import stealingBundles from "./games/stealing_bundles.js";
-import recycle from "./games/recycle.js";
+import { entries as logEntries, onState as logState } from "./movelog.js";
+import { closeTip, onState as tipState } from "./tips.js";
+import { after as animateAfter, before as animateBefore, counts as animations } from "./animate.js";
+import { layoutFor } from "./games/index.js";
 
-const LAYOUTS = { agram, cribbage, hearts, ninety_eight: ninetyEight, stealing_bundles: stealingBundles };
 const CONFIRM = { pass: "Pass cards", discard: "Discard" };
 const GAMES = Object.fromEntries(JSON.parse(document.getElementById("games-data").textContent).map((g) => [g.id, g]));
 
@@ -30,51 +30,27 @@ const page = {
   player: null,
   selected: new Set(),
   pending: false,
+  chatLines, // chat.js's lines by key, read by the tests
   lastKey: null,
   announced: "",
   summaryKey: null,
   summaryClosed: null,
   resultClosed: null,
-  chatLines: new Map(), // a line's key (chatKey) -> its <li>
 };
 
 const client = new TableClient(room.dataset.ws, {
   onState: (msg) => render(msg),
-  onChat: (msg) => {
-    // The server replays recent lines on every connect: show each line once, and
-    // take the replayed text (staff may have hidden the line while we were away).
-    const key = chatKey(msg);
-    const shown = page.chatLines.get(key);
-    if (shown) {
-      if (shown.querySelector(".chat-text").textContent !== msg.text) setChatText(shown, msg.text);
-      return;
-    }
-    page.chatLines.set(key, addChat($("chat-log"), msg));
-    if (page.msg) chatUnseen();
-    if (page.chatLines.size > 300) {
-      for (const [k, line] of page.chatLines) if (!line.isConnected) page.chatLines.delete(k);
-    }
-  },
-  onHint: (msg) => {
-    const ctx = page.ctx;
-    if (!ctx || !page.hintAsked) return;
-    page.hintAsked = false;
-    const move = msg.move || {};
-    const cards = typeof move.play === "string" ? [move.play] : Object.values(move).find((v) => Array.isArray(v)) || [];
-    page.hint = { version: ctx.version, cards, move };
-    if (!cards.length) toast(`Hint: ${ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move)}`);
-    else toast(`Hint: ${cards.map(cardName).join(", ")}`);
-    drawHand(ctx);
-    renderTools(ctx);
-  },
+  onChat: (msg) => onChat(msg, !!page.msg),
+  onHint: (msg) =>
+    onHint(msg, page.ctx, () => {
+      drawHand(page.ctx);
+      renderTools(page.ctx);
+    }),
   onOther: (msg) => eveningMessage(msg),
-  onChatHidden: (msg) => {
-    const shown = page.chatLines.get(chatKey(msg));
-    if (shown) setChatText(shown, msg.text, true);
-  },
+  onChatHidden: (msg) => onChatHidden(msg),
   onError: (msg) => {
     page.pending = false;
-    page.hintAsked = false;
+    forgetHint(true);
     toast(msg.message || msg.code);
     if (page.msg) render(page.msg);
   },
@@ -86,11 +62,6 @@ const client = new TableClient(room.dataset.ws, {
     if (status === "lost" && !page.msg) checkTableExists();
   },
 });
-
-/** A chat line's identity: who said it and when (`at`), which `chat_hidden` names too. */
-function chatKey(msg) {
-  return JSON.stringify([msg.seat ?? null, msg.name, msg.at]);
-}
 
 /** A socket that never opened may mean a wrong link: say so rather than retry forever. */
 async function checkTableExists() {
@@ -111,11 +82,23 @@ function send(msg) {
   if (!client.send(msg)) toast("Not connected yet: trying again in a moment.");
 }
 
+/** Show a summary as the sheet (sheet.js); closing it leaves "Last deal" beside the banner to see it again. */
+function openSheet(summary) {
+  showSummary($("summary"), summary, () => {
+    showSummary($("summary"), null);
+    renderTools(page.ctx);
+  });
+  renderTools(page.ctx);
+}
+
 function makeMove(move) {
   if (page.pending) return;
   page.pending = true;
   page.selected.clear();
-  $("summary").hidden = true;
+  forgetHint();
+  page.raised = null;
+  closeTip();
+  if (!$("summary").hidden) showSummary($("summary"), null);
   client.move(move);
   drawHand(page.ctx);
   renderActions(page.ctx);
@@ -127,16 +110,17 @@ function chosen(ctx) {
 
 function drawHand(ctx) {
   const hand = (ctx && ctx.view && ctx.view.hand) || [];
-  renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), page.selected, page.pending, onCard, handMarks(ctx));
+  if (page.raised && !(ctx && ctx.moves.plays.has(page.raised))) page.raised = null;
+  const chosen = page.raised ? new Set([...page.selected, page.raised]) : page.selected;
+  renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), chosen, page.pending, onCard, handMarks(ctx));
+  for (const button of $("hand").children) button.classList.toggle("raised", button.dataset.card === page.raised);
 }
 
 /** Cards to mark in the hand: the hint's card, else what the game marks (cards passed to you). */
 function handMarks(ctx) {
   if (!ctx || !ctx.view) return null;
   const marks = (ctx.game.handMarks && ctx.game.handMarks(ctx)) || new Map();
-  if (page.hint && page.hint.version === ctx.version) {
-    for (const card of page.hint.cards) marks.set(card, { short: "hint", label: "the hint suggests this card", kind: "hint" });
-  }
+  addHintMarks(ctx, marks);
   return marks;
 }
 
@@ -144,7 +128,12 @@ function onCard(card) {
   const ctx = page.ctx;
   if (!ctx || page.pending) return;
   const { plays, multi } = ctx.moves;
-  if (plays.has(card)) makeMove(plays.get(card));
+  if (plays.has(card) && confirmPlays() && page.raised !== card) {
+    // A first tap raises the card; the second (or "Play") plays it: a misplaced finger costs nothing.
+    page.raised = card;
+    drawHand(ctx);
+    renderActions(ctx);
+  } else if (plays.has(card)) makeMove(plays.get(card));
   else if (multi.cards.has(card)) {
     if (page.selected.has(card)) page.selected.delete(card);
     else page.selected.add(card);
@@ -172,7 +161,14 @@ function renderActions(ctx) {
   }
   const replay = replayLink(table, "btn replay-link");
   if (replay) root.append(replay);
-  const { multi, others } = ctx.moves;
+  const { multi, others, plays } = ctx.moves;
+  if (page.raised && plays.has(page.raised)) {
+    const move = plays.get(page.raised);
+    root.append(
+      h("span", { class: "hint", text: "Tap it again, or" }),
+      h("button", { type: "button", class: "btn primary", id: "play-raised", disabled: page.pending, onclick: () => makeMove(move), text: `Play ${cardShort(page.raised)}` }),
+    );
+  }
   if (multi.key) {
     const size = multi.moves[0][multi.key].length;
     const move = chosen(ctx);
@@ -199,26 +195,15 @@ function renderTools(ctx) {
   root.querySelectorAll(".tool").forEach((node) => node.remove());
   if (!ctx || !ctx.view) return;
   const { view } = ctx;
+  // The last summary (or the show) again, until the next one: a friend who came later sees it too.
+  if (page.summary && $("summary").hidden) {
+    root.append(h("button", { type: "button", class: "btn small ghost tool", id: "sheet-again", onclick: () => openSheet(page.summary), text: page.summary.again || "Last deal" }));
+  }
   if (view.last_trick && view.phase === "play") {
     root.append(h("button", { type: "button", class: "btn small ghost tool", id: "last-trick-button", onclick: () => openLastTrick(ctx), text: "Last trick" }));
   }
-  if (ctx.legal.length && ctx.seated && ctx.table.status === "playing") {
-    const asked = page.hint && page.hint.version === ctx.version;
-    root.append(
-      h("button", {
-        type: "button",
-        class: "btn small ghost tool",
-        id: "hint-button",
-        disabled: asked || page.hintAsked,
-        onclick: () => {
-          page.hintAsked = true;
-          send({ type: "hint", id: `hint-${ctx.version}` });
-          renderTools(ctx);
-        },
-        text: asked ? "Hint shown" : "Hint",
-      }),
-    );
-  }
+  const hintTool = hintButton(ctx, send, () => renderTools(ctx));
+  if (hintTool) root.append(hintTool);
 }
 
 /** Show the last finished trick again, with who took it, until closed. */
@@ -296,7 +281,7 @@ function render(msg) {
   page.pending = false;
   const table = msg.table;
   const you = msg.you || { seat: null, host: false };
-  const game = LAYOUTS[table.game] || (table.game.startsWith("recycle_") ? recycle : agram);
+  const game = layoutFor(table.game);
   const view = msg.view;
   const lastKey = view && view.last ? JSON.stringify([view.deal_number, view.last, view.hand_counts]) : null;
   const legal = msg.legal_moves || [];
@@ -332,6 +317,7 @@ function render(msg) {
   if (legal.length && !(prev && prev.legal.length)) sound("turn");
   room.classList.toggle("my-turn", legal.length > 0);
 
+  const leaving = animateBefore(); // the trick on the felt, in case this state takes it away
   renderSeats($("seats"), ctx, send, game);
   const center = $("center");
   center.replaceChildren();
@@ -343,7 +329,6 @@ function render(msg) {
   $("felt-info").replaceChildren(...(headline ? [headline] : []));
   drawHand(ctx);
   renderActions(ctx);
-  renderTools(ctx);
   renderScores($("scores"), ctx);
   const rulesKey = JSON.stringify([table.game, table.options]);
   if (page.rulesKey !== rulesKey) {
@@ -351,6 +336,7 @@ function render(msg) {
     renderRules($("rules"), info, table);
   }
   animateLast(ctx);
+  animateAfter(ctx, leaving, first);
 
   const turn = turnText(ctx);
   $("turn-banner").textContent = turn;
@@ -362,12 +348,15 @@ function render(msg) {
   }
 
   const summary = view && game.summary ? game.summary(ctx) : null;
+  if (summary) page.summary = summary;
+  else if (page.summary && $("summary").hidden) page.summary = null;
   if (summary && summary.key !== page.summaryKey) {
     page.summaryKey = summary.key;
-    if (!first) showSummary($("summary"), summary, () => showSummary($("summary"), null));
+    if (!first) openSheet(summary);
   }
   // A summary stays until dismissed or until this player moves: a bot may deal
   // the next hand at once, and the person still wants to read the last one.
+  renderTools(ctx);
 
   const finished = table.status === "finished";
   const resultKey = finished ? `${msg.version}` : null;
@@ -377,6 +366,8 @@ function render(msg) {
       $("over").hidden = true;
     });
   } else if (!finished) $("over").hidden = true;
+  logState(ctx, msg, tableId); // the move log of this deal (movelog.js)
+  tipState(ctx); // a first game's tips (tips.js)
   eveningState(msg, send, page.player); // clocks, leave and take over (evening.js)
 }
 
@@ -395,35 +386,13 @@ function setupInvite() {
   });
 }
 
-function setupChat() {
-  $("chat-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const input = $("chat-input");
-    const text = input.value.trim();
-    if (!text) return;
-    send({ type: "chat", text });
-    input.value = "";
-  });
-}
-
-/** A new chat line while the chat is out of sight (in the closed drawer): a dot on its tab. */
-function chatUnseen() {
-  const tabs = $("panel-tabs");
-  if (getComputedStyle(tabs).display === "none") return;
-  if ($("side").classList.contains("open") && $("chat-panel").classList.contains("current")) return;
-  $("chat-dot").hidden = false;
-}
-
 installSuitSymbols();
 setupSettings();
 setupInvite();
-setupChat();
-setupDrawer(() => {
-  $("chat-dot").hidden = true;
-  $("chat-input").focus();
-});
+setupChat(send);
+setupDrawer(chatOpened);
 window.addEventListener("resize", () => fitHand($("hand")));
-window.cardtable = { client, page, cardList };
+window.cardtable = { client, page, cardList, logEntries, animations };
 ensurePlayer((player) => {
   const hadPlayer = page.player;
   page.player = player;

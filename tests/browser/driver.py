@@ -179,7 +179,7 @@ def browser_pids() -> list[int]:
 def choose_name(page: Page, name: str) -> None:
     """Fill "Your name" and press "Play"; wait until the top bar shows it."""
     page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
     expect(page.locator("#who")).to_have_text(name)
 
 
@@ -299,7 +299,12 @@ def _take_turn(page: Page, rng: random.Random, tap: bool, watchdog: Watchdog | N
             version = page.locator("body").get_attribute("data-version", timeout=CLICK_TIMEOUT)
             button.click(timeout=CLICK_TIMEOUT)
         elif state["legal"] and not confirm:
-            click_card(page, rng.choice(state["legal"]), tap, watchdog)
+            card = rng.choice(state["legal"])
+            click_card(page, card, tap, watchdog)
+            # With "confirm card plays" (on by default on a touch screen) the first tap
+            # raises the card: a person taps it again to play it.
+            if page.locator(f'#hand button.card.raised[data-card="{card}"]').count():
+                click_card(page, card, tap, watchdog)
         elif state["buttons"] and not confirm:
             page.locator("#actions").get_by_role("button", name=state["buttons"][0], exact=True).first.click(
                 timeout=CLICK_TIMEOUT

@@ -88,7 +88,7 @@ def play_until(page: Page, done, limit: int = 60) -> None:
 
 # game: (players, options by label, what a phase after the first must show)
 GAMES = {
-    "hearts": (4, {"Passing": "rotate"}),
+    "hearts": (4, {"Passing": "Rotating"}),
     "cribbage": (2, {}),
     "stealing_bundles": (3, {}),
     "ninety_eight": (3, {"Lives": "3"}),

@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 GAMES = {
     # game: (players, options by label, what the felt must show, our moves before the screenshot)
-    "agram": (4, {"Play to": "1"}, ".trick", 2),
+    "agram": (4, {"Deals to win": "1"}, ".trick", 2),
     "ninety_eight": (2, {"Lives": "1"}, ".big-number", 2),
     "stealing_bundles": (3, {}, ".bundle-badge", 3),
     "cribbage": (2, {"Play to": "61"}, ".board", 3),

@@ -32,7 +32,7 @@ def test_a_phone_plays_a_game_by_tapping(site_server, new_page):
     page.goto(site_server.url + "/")
     choose_name(page, "Pia")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    create_table(page, "hearts", 4, {"Play to": "50", "Passing": "none"})
+    create_table(page, "hearts", 4, {"Play to": "50", "Passing": "No passing"})
     sit(page)
     fill_with_bots(page, "random")
     start(page)

@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def test_watch_the_replay_after_a_finished_game(site_server, new_page):
     page = new_page()
-    url = play_against_bots(page, site_server.url, "Ann", "agram", 4, {"Play to": "1"})
+    url = play_against_bots(page, site_server.url, "Ann", "agram", 4, {"Deals to win": "1"})
     table_id = re.search(r"/t/([^/]+)/$", url).group(1)
     expect(page.locator("body")).to_have_attribute("data-status", "playing")
     replay = page.get_by_role("link", name="Watch the replay")

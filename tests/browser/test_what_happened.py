@@ -176,7 +176,7 @@ def test_cribbage_keeps_the_count_and_pegs_the_board(site_server, new_page):
 
 def test_the_hint_marks_a_card_you_may_play(site_server, new_page):
     page = new_page(viewport=LAPTOP)
-    play_against_bots(page, site_server.url, "Ann", "agram", 3, {"Play to": "1"})
+    play_against_bots(page, site_server.url, "Ann", "agram", 3, {"Deals to win": "1"})
     page.wait_for_function("document.body.dataset.myTurn === 'yes'")
     legal = read_state(page)["legal"]
     page.get_by_role("button", name="Hint").click()
@@ -198,7 +198,7 @@ def test_seats_can_change_and_sound_and_motion_are_the_players_settings(site_ser
     page.get_by_role("button", name="Move here").click()
     expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "1")
     expect(page.locator(".seat.kind-empty")).to_have_attribute("data-seat", "0")
-    page.get_by_role("button", name="Sound and motion").click()
+    page.get_by_role("button", name="Settings").click()
     sound = page.get_by_label("Sounds (your turn, cards played)")
     expect(sound).not_to_be_checked()
     expect(page.locator("#motion-note")).to_be_hidden()

@@ -102,6 +102,15 @@ def test_live_tables_show_seats_presence_and_progress() -> None:
     assert row["last_move"] == Match.objects.get(table=table).moves.order_by("-at").first().at
 
 
+def test_a_paused_table_is_not_live() -> None:
+    # A playing table nobody is at pauses its bots: it is listed as paused, not as live.
+    running = new_table("hearts", humans=1)
+    paused = new_table("hearts", humans=1)
+    Connection.objects.create(channel="c", table=running, player=running.host, seen=timezone.now())
+    assert [row["table"].pk for row in live.live_tables()] == [running.pk]
+    assert [row["table"].pk for row in live.paused_tables()] == [paused.pk]
+
+
 def test_bot_level_results_split_shared_wins() -> None:
     table = new_table("agram", start=False)
     make_match(table, 1, ["easy", "random", "random", "human"], [0], NOW)

@@ -61,3 +61,34 @@ def test_the_winners_are_at_the_end_low_score_wins_names(game_id: str) -> None:
 
 def test_choice_keys_are_the_json_text_of_a_choice() -> None:
     assert [choice_key(c) for c in (False, True, 100, "rotate")] == ["false", "true", "100", "rotate"]
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_option_and_choice_has_a_name_a_person_reads(game_id: str) -> None:
+    options = GAMES[game_id].info.to_json()["options"]
+    for name, option in options.items():
+        label = option["label"]
+        assert label.strip() and "_" not in label and label[0].isupper(), f"{game_id}: {name} reads {label!r}"
+        labels = option["choice_labels"]
+        assert set(labels) == {choice_key(c) for c in option["choices"]}
+        for choice in option["choices"]:
+            shown = labels[choice_key(choice)]
+            # Words, not identifiers: no underscores, no "true"/"false"; a number may read as itself.
+            assert "_" not in shown and shown not in ("true", "false"), (
+                f"{game_id}: {name}={choice!r} reads {shown!r}"
+            )
+            if not isinstance(choice, int) or isinstance(choice, bool):
+                assert shown[0].isupper(), f"{game_id}: {name}={choice!r} reads {shown!r}"
+    assert options["preset"]["label"] == "Rules"
+    assert options["preset"]["choice_labels"]["standard"] == "Standard rules"
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_tips_are_short_and_name_a_moment(game_id: str) -> None:
+    tips = GAMES[game_id].info.to_json()["tips"]
+    assert isinstance(tips, dict)
+    for moment, text in tips.items():
+        assert moment.isidentifier() and moment == moment.lower()
+        assert 40 <= len(text) <= 260, f"{game_id}: the {moment} tip is {len(text)} characters"
+    expected = {"hearts": {"pass", "first_lead", "hearts_broken"}, "cribbage": {"crib", "go", "show"}}
+    assert set(tips) == expected.get(game_id, set())

@@ -90,10 +90,12 @@ def test_games_are_listed_with_their_options() -> None:
             "how_to_play",
             "glossary",
             "experimental",
+            "tips",
             "bot_levels",
         }
         assert game["experimental"] is False
-        assert all({"default", "choices", "help", "choice_help"} <= set(o) for o in game["options"].values())
+        keys = {"default", "choices", "help", "choice_help", "label", "choice_labels"}
+        assert all(keys <= set(o) for o in game["options"].values())
         assert game == {**GAMES[game["id"]].info.to_json(), "bot_levels": list(LEVELS)}
     assert [g["id"] for g in games if g["low_score_wins"]] == ["hearts"]
 

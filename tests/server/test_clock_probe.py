@@ -148,7 +148,7 @@ def test_a_timeout_move_takes_the_stand_ins_think_time_whatever_the_position(set
 
     offset = [0.0]
     real_think = turns.think_time
-    monkeypatch.setattr(turns, "search_and_wait", instant)  # the stand-in answers at once: only the pad is left
+    monkeypatch.setattr(turns, "search_and_wait", instant)  # the stand-in answers at once: only the pad
     monkeypatch.setattr(turns, "think_time", drawn)
     monkeypatch.setattr(turns, "pause", lambda seconds: waits.append((time.monotonic(), seconds)))
     monkeypatch.setattr(clocks, "now", lambda: timezone.now() + timedelta(seconds=offset[0]))

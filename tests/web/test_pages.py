@@ -16,7 +16,8 @@ def test_the_lobby_lists_every_game_with_its_players_and_options(client, db):
     assert 'id="name-input"' in html and ">Your name<" in html and ">Play<" in html
     assert ">Create table<" in html and 'for="game-select">Game<' in html
     for game in GAMES.values():
-        assert f'<option value="{game.info.id}">{game.info.name}</option>' in html
+        selected = " selected" if game.info.id == "hearts" else ""  # the form offers Hearts first
+        assert f'<option value="{game.info.id}"{selected}>{game.info.name}</option>' in html
         assert f"{game.info.min_players}\u2013{game.info.max_players} players" in html
     assert "csrftoken" in response.cookies
     assert "/static/js/lobby.js" in html
@@ -35,8 +36,9 @@ def test_a_table_page_knows_its_websocket(client, db):
 def test_option_chips_read_as_words():
     hearts = GAMES["hearts"].info.to_json()
     chips = option_chips(hearts)
-    assert "first trick points: no" in chips
-    assert "first lead: two of clubs" in chips
+    assert "Points on first trick: No" in chips
+    assert "First lead: Lowest club leads" in chips
+    assert not any("_" in chip for chip in chips)
     assert not any(chip.startswith("preset") for chip in chips)
 
 

@@ -46,14 +46,20 @@ def record_departure(left: list[dict[str, Any]], departure: dict[str, Any]) -> l
         if entry["seat"] == departure["seat"] and entry.get("player") == departure["player"]:
             entry.update(departure)
             entry.pop("taken_by", None)
+            entry.pop("taken_after", None)
             return entries
     return [*entries, dict(departure)]
 
 
-def record_takeover(left: list[dict[str, Any]], index: int, player_id: int) -> list[dict[str, Any]]:
-    """Return the record with seat ``index``'s open departure marked as taken over by ``player_id``."""
+def record_takeover(
+    left: list[dict[str, Any]], index: int, player_id: int, moves: int
+) -> list[dict[str, Any]]:
+    """Return the record with seat ``index``'s open departure marked as taken over by ``player_id``.
+
+    ``moves`` is how many moves the game had then (``taken_after``: where the move log shows it).
+    """
     entries = [dict(d) for d in left]
     for entry in entries:
         if entry["seat"] == index and "taken_by" not in entry:
-            entry["taken_by"] = player_id
+            entry["taken_by"], entry["taken_after"] = player_id, moves
     return entries

@@ -163,7 +163,7 @@ def takeover(table_id: str, player: Player | None, index: object) -> int:
             raise TableError("seat_taken", f"seat {seat.index} has changed hands too often in this game")
         if match is None or table.status != Table.PLAYING or table.ended:
             raise TableError("wrong_status", f"take over a seat during a game (the table is {table.status})")
-        match.left = departures.record_takeover(match.left, seat.index, player.pk)
+        match.left = departures.record_takeover(match.left, seat.index, player.pk, match.moves.count())
         match.save(update_fields=["left"])
         seat.player, seat.bot_level, seat.left = player, "", ""
         if not returning:

@@ -1,7 +1,7 @@
 // Agram's table: the trick, the deal count; between deals, who took the last trick.
 
 import { h, seatName, trickNode } from "../layout.js";
-import { playBubble, trickArea } from "./tricks.js";
+import { playBubble, takenNote, trickArea } from "./tricks.js";
 
 export default {
   center(ctx) {
@@ -9,7 +9,8 @@ export default {
     // Tricks in a deal: those played and those still in the fullest hand.
     const tricks = view.tricks_played + Math.max(...view.hand_counts);
     const trick = view.phase === "over" ? "" : ` · trick ${Math.min(view.tricks_played + 1, tricks)} of ${tricks}`;
-    const info = h("div", { class: "felt-info" }, `Deal ${view.deal_number}${trick}`);
+    const taken = takenNote(ctx);
+    const info = h("div", { class: "felt-info" }, `Deal ${view.deal_number}${trick}`, taken ? " · " : "", taken);
     return h("div", { class: "center-stack" }, info, trickArea(ctx));
   },
   bubble: playBubble,

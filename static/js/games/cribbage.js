@@ -161,6 +161,14 @@ export default {
   below(ctx) {
     return board(ctx);
   },
+  /** The moment a first-game tip may explain (tips.js; the words are the game's). */
+  moment(ctx) {
+    const { view } = ctx;
+    if (view.phase === "discard" && ctx.moves.multi.key) return "crib";
+    if (ctx.moves.others.some((move) => move.go)) return "go";
+    if (view.phase === "show" && view.show && view.show.length) return "show";
+    return null;
+  },
   seatExtra(ctx, seat) {
     const { view } = ctx;
     if (view.phase === "discard" && !view.to_discard.includes(seat)) return h("span", { class: "tag ok", text: "discarded" });
@@ -199,7 +207,7 @@ export default {
     const { view } = ctx;
     if (!view.show || !view.show.length) return null;
     const body = h("div", { class: "show" }, ...view.show.map((entry) => showTable(ctx, entry)));
-    return { key: `crib-${view.deal_number}`, title: "The show", body };
+    return { key: `crib-${view.deal_number}`, title: "The show", again: "The show", body };
   },
   resultNote(ctx) {
     const s = this.summary(ctx);

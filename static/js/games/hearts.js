@@ -3,7 +3,7 @@
 
 import { cardList, cardShort } from "../cards.js";
 import { cardRow, h, seatName, simpleTable, trickNode } from "../layout.js";
-import { playBubble, trickArea } from "./tricks.js";
+import { playBubble, takenNote, trickArea } from "./tricks.js";
 
 /** Who passed you your cards, from the view's `received_from`. */
 function receivedFrom(ctx) {
@@ -28,10 +28,19 @@ export default {
       // During the first trick the headline also says who passed you which cards (marked in your hand).
       const received =
         view.received && view.tricks_played === 0 ? h("span", { class: "received-note", text: `${receivedFrom(ctx)} passed you ${view.received.map(cardShort).join(" ")}` }) : null;
-      parts.push(h("div", { class: "felt-info" }, `Deal ${view.deal_number}${trick}${broken}`, received ? " · " : "", received));
+      const taken = received ? null : takenNote(ctx);
+      parts.push(h("div", { class: "felt-info" }, `Deal ${view.deal_number}${trick}${broken}`, received ? " · " : "", received, taken ? " · " : "", taken));
       parts.push(trickArea(ctx));
     }
     return h("div", { class: "center-stack" }, ...parts);
+  },
+  /** The moment a first-game tip may explain (tips.js; the words are the game's). */
+  moment(ctx) {
+    const { view, prev } = ctx;
+    if (view.phase === "pass" && ctx.moves.multi.key) return "pass";
+    if (view.phase === "play" && ctx.legal.length && view.tricks_played === 0 && !(view.trick || []).length) return "first_lead";
+    if (view.hearts_broken && prev && prev.hearts_broken === false && prev.deal_number === view.deal_number) return "hearts_broken";
+    return null;
   },
   seatExtra(ctx, seat) {
     const { view } = ctx;

@@ -17,13 +17,16 @@ export default {
   center(ctx) {
     const { view } = ctx;
     const pool = view.pool.length ? cardRow(view.pool, `The pool: ${cardList(view.pool)}`, "pool") : h("div", { class: "pool empty-pool", text: "The pool is empty" });
-    const parts = [h("div", { class: "felt-info" }, `Round ${view.round} · pool`), h("div", { class: "pile-row" }, stackNode(view.stock_count, "Stock"), pool)];
+    // What the last card took reads in the headline above the felt, where it covers
+    // neither the stock's label nor a seat's bundle.
     const take = view.last_take;
+    let note = null;
     if (take && view.last && take.seat === view.last.seat && take.card === view.last.move.play) {
       const text = takeText(ctx, take);
-      if (text) parts.push(h("p", { class: "felt-note", text: `${seatName(ctx, take.seat)} ${text}` }));
+      if (text) note = h("span", { class: "felt-news", text: `${seatName(ctx, take.seat)} ${text}` });
     }
-    return h("div", { class: "center-stack" }, ...parts);
+    const info = h("div", { class: "felt-info" }, `Round ${view.round} · pool`, note ? " · " : "", note);
+    return h("div", { class: "center-stack" }, info, h("div", { class: "pile-row" }, stackNode(view.stock_count, "Stock"), pool));
   },
   /** A seat's bundle in one badge: its top card and its size ("Bundle Q♠ · 7"). */
   seatExtra(ctx, seat) {

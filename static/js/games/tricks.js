@@ -14,6 +14,14 @@ export function trickArea(ctx) {
   return h("div", { class: "trick empty" });
 }
 
+/** Who took the trick still on the felt ("You take the trick"), for the headline; null while a trick is played. */
+export function takenNote(ctx) {
+  const { view } = ctx;
+  if ((view.trick && view.trick.length) || !view.last_trick || !view.last) return null;
+  const { winner } = view.last_trick;
+  return h("span", { class: "felt-news", text: `${seatName(ctx, winner)} ${winner === ctx.me && ctx.seated ? "take" : "takes"} the trick` });
+}
+
 /** The label a seat shows for its last play. */
 export function playBubble(move) {
   return move.play ? cardShort(move.play) : "";

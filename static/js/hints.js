@@ -1,0 +1,64 @@
+// "Hint": the server's suggestion for this seat (the normal bot's move), shown as a
+// ribbon on its cards (or a toast for a move without cards). It stands until the
+// player moves, while its move is still one of their legal moves: another seat's
+// pass in Hearts changes the version, not the hint.
+
+import { cardName } from "./cards.js";
+import { h } from "./layout.js";
+import { toast } from "./panels.js";
+
+const hint = { asked: false, shown: null };
+
+/** Whether the hint still stands for `ctx`. */
+export function hintShown(ctx) {
+  const shown = hint.shown;
+  if (!shown || !ctx || !ctx.legal.length) return false;
+  if (shown.legalAt !== ctx.version) {
+    shown.legal = ctx.legal.some((m) => JSON.stringify(m) === shown.key);
+    shown.legalAt = ctx.version;
+  }
+  return shown.legal;
+}
+
+/** The hint's cards as hand marks, added to `marks` (a Map card -> mark). */
+export function addHintMarks(ctx, marks) {
+  if (!hintShown(ctx)) return marks;
+  for (const card of hint.shown.cards) marks.set(card, { short: "hint", label: "the hint suggests this card", kind: "hint" });
+  return marks;
+}
+
+/** The server's `hint` answer: keep it (if this page asked) and say it; `redraw` draws the hand and tools again. */
+export function onHint(msg, ctx, redraw) {
+  if (!ctx || !hint.asked) return;
+  hint.asked = false;
+  const move = msg.move || {};
+  const cards = typeof move.play === "string" ? [move.play] : Object.values(move).find((v) => Array.isArray(v)) || [];
+  hint.shown = { key: JSON.stringify(move), legalAt: ctx.version, legal: true, cards, move };
+  if (!cards.length) toast(`Hint: ${ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move)}`);
+  else toast(`Hint: ${cards.map(cardName).join(", ")}`);
+  redraw();
+}
+
+/** The player moved, or the server refused the question: no hint stands or is awaited. */
+export function forgetHint(asked = false) {
+  hint.asked = false;
+  if (!asked) hint.shown = null;
+}
+
+/** The "Hint" button beside the turn banner ("Hint shown" while one stands), or null when not your turn. */
+export function hintButton(ctx, send, redraw) {
+  if (!(ctx.legal.length && ctx.seated && ctx.table.status === "playing")) return null;
+  const asked = hintShown(ctx);
+  return h("button", {
+    type: "button",
+    class: "btn small ghost tool",
+    id: "hint-button",
+    disabled: asked || hint.asked,
+    onclick: () => {
+      hint.asked = true;
+      send({ type: "hint", id: `hint-${ctx.version}` });
+      redraw();
+    },
+    text: asked ? "Hint shown" : "Hint",
+  });
+}
