@@ -161,7 +161,7 @@ function leftBox(msg) {
   return h(
     "div",
     { class: "evening-confirm evening-gone" },
-    h("p", { text: "You left this game: a bot plays your seat. You can watch on, or go back to the lobby." }),
+    h("p", { text: "You left this game: a bot plays your seat. You can take it back, watch on, or go back to the lobby." }),
     h("a", { class: "btn small primary", id: "back-to-lobby", href: "/", text: "Back to the lobby" }),
   );
 }
@@ -174,14 +174,16 @@ function takeoverButtons(msg) {
     const node = seatNode(seat.seat);
     if (!node || !seat.left) continue;
     node.append(h("span", { class: "badge evening-left", text: `${seat.left} left` }));
-    // Not one's own old seat: a player who left is offered the lobby instead.
-    if (!seated && table.status === "playing" && evening.player && seat.seat !== mine) {
+    // A player who left a seat this game may take back only that seat (the server's rule):
+    // they are offered it by that name, and no one else's.
+    const offered = mine === null || seat.seat === mine;
+    if (!seated && table.status === "playing" && evening.player && offered) {
       node.append(
         h("button", {
           type: "button",
           class: "btn small primary evening-takeover",
           onclick: () => evening.send({ type: "takeover", seat: seat.seat }),
-          text: "Take over",
+          text: seat.seat === mine ? "Take back your seat" : "Take over",
         }),
       );
     }

@@ -1,5 +1,5 @@
-"""After "Leave game" the player is not offered their own old seat, and the way back to
-the lobby is in view (at 1280x800 and on a phone)."""
+"""After "Leave game" the way back to the lobby is in view (at 1280x800 and on a phone), and the
+player is offered only their own old seat back, by that name (the server's rule: docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ def test_after_leaving_the_lobby_is_one_click_away(site_server, new_page, size) 
     expect(page.locator(".seat .evening-left")).to_have_text("Ann left")
     assert page.evaluate(IN_VIEW_JS, "#back-to-lobby")
     expect(page.get_by_role("button", name="Take over")).to_have_count(0)
+    expect(page.get_by_role("button", name="Take back your seat")).to_have_count(1)
     page.screenshot(path=str(ARTIFACTS / f"after-leave-{size}.png"))
     # Coming back to the page later, the same: the seat names them.
     page.reload()
