@@ -36,6 +36,7 @@ class GameSummary(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["game", "players", "variant"])]
+        verbose_name_plural = "game summaries"
 
     def __str__(self) -> str:
         return f"summary of {self.match}"
@@ -76,6 +77,8 @@ class DesignStats(models.Model):
             models.UniqueConstraint(fields=["game", "players", "variant"], name="designstats_one_per_variant")
         ]
         ordering = ["game", "players", "variant"]
+        verbose_name = "design statistics"
+        verbose_name_plural = "design statistics"
 
     def __str__(self) -> str:
         return f"design statistics of {self.game} ({self.players} players, {self.label or self.variant})"
