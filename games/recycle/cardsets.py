@@ -8,7 +8,7 @@ not depend on the card once per filter, not once per card.
 from __future__ import annotations
 
 from games.recycle.fast import Fn, end_card, uses
-from games.recycle.kinds import CARD, CARDS, INT, LOC, PLAYERS, STR, STRS, TEAM, TEAMS
+from games.recycle.kinds import CARD, CARDS, INT, LOC, NOTHING, PLAYERS, STR, STRS, TEAM, TEAMS
 from games.recycle.syntax import Node
 from games.recycle.values import Values
 
@@ -36,6 +36,9 @@ class CardSets(Values):
         if k == "filter":
             source, var, test = a
             cards = self.cards(source, scope)
+            by_table = self._filter_by_attribute(cards, test, var, scope)
+            if by_table is not None:
+                return by_table
             hoisted = self._hoist(test, var, scope)
             if hoisted is not None:
                 return self._filter_hoisted(cards, var, *hoisted)
@@ -53,6 +56,46 @@ class CardSets(Values):
             return kept
         # (all COLLECTION 'V LOCATION-or-CARDS): the union over the items.
         return self.aggregate_cards(node, scope)
+
+    def _filter_by_attribute(self, cards: Fn, test: Node, var: str, scope: dict[str, str]) -> Fn | None:
+        """For ``(==|!= (cardatt ATTR 'V) X)``, ``X`` not using ``'V``: one table lookup per card.
+
+        ``X`` is computed once per filter (expressions have no side effects);
+        other tests return ``None`` and are compiled the general way.
+        """
+        if test.kind != "compare" or test.args[0] not in ("==", "!="):
+            return None
+        op, left, right = test.args
+        inner = {**scope, var: CARD}
+        for mine, other in ((left, right), (right, left)):
+            card_node = mine.args[1] if mine.kind == "cardatt" else None
+            if (
+                card_node is not None
+                and mine.args[0].kind == "name"
+                and card_node.kind == "var"
+                and card_node.args[0] == var
+                and not uses(other, var)
+                and self.kind(other, inner) in (STR, NOTHING)
+            ):
+                break
+        else:
+            return None
+        table = self.p.attribute_table(mine.args[0].args[0])
+        known, value = self.constant(other)
+        if known:
+            if op == "==":
+                return lambda st, env: [c for c in cards(st, env) if table[c[1]] == value]
+            return lambda st, env: [c for c in cards(st, env) if table[c[1]] != value]
+        side = self.string(other, inner)
+        equal = op == "=="
+
+        def kept(st, env):
+            k = side(st, env)
+            if equal:
+                return [c for c in cards(st, env) if table[c[1]] == k]
+            return [c for c in cards(st, env) if table[c[1]] != k]
+
+        return kept
 
     def _hoist(self, test: Node, var: str, scope: dict[str, str]) -> tuple[Fn, Fn] | None:
         """For ``(OP X Y)`` where one side does not use ``var``: compute that side once per filter.
