@@ -64,10 +64,14 @@ class Choices(CardSets):
                 test, act = leaf
 
                 def per_leaf(st, env):
+                    if test is None:
+                        if env:
+                            return [((item,), [(act, {**env, var: item})]) for item in items(st, env)]
+                        return [((item,), [(act, {var: item})]) for item in items(st, env)]
                     out = []
                     for item in items(st, env):
                         bound = {**env, var: item} if env else {var: item}
-                        if test is None or test(st, bound):
+                        if test(st, bound):
                             out.append(((item,), [(act, bound)]))
                     return out
 

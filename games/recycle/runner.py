@@ -11,6 +11,7 @@ seat. The game ends when its own body is done.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from games.cards import CARD_INDEX
@@ -100,10 +101,6 @@ def run(prog: Program, st: RecycleState) -> None:
     st.over, st.choice, st.cache = True, None, None
 
 
-def _is_card(item: Any) -> bool:
-    return isinstance(item, tuple) and isinstance(item[0], tuple)
-
-
 def _render(prog: Program, item: Any) -> Any:
     if isinstance(item, tuple):
         if isinstance(item[0], tuple):
@@ -123,36 +120,44 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
     parts, _ = prog.choices[choice]
     found = []
     for branch, part in enumerate(parts):
-        for bindings, acts in part(st, {}):
-            found.append((branch, bindings, acts))
+        options = part(st, {})
+        if options:
+            found.append((branch, options))
     if not found:
         return [], []
     plays, seen = [], set()
     order, play_label = prog.order, prog.play_label
-    for _, bindings, acts in found:
-        if len(bindings) != 1 or not _is_card(bindings[0]):
-            break
-        card = bindings[0][1]
-        if order[card] in seen:
-            break
-        seen.add(order[card])
-        plays.append((order[card], play_label[card], acts))
+    for _, options in found:
+        for bindings, acts in options:
+            if len(bindings) != 1:
+                break
+            item = bindings[0]
+            if type(item) is not tuple or type(item[0]) is not tuple:  # not a card
+                break
+            position = order[item[1]]
+            if position in seen:
+                break
+            seen.add(position)
+            plays.append((position, play_label[item[1]], acts))
+        else:
+            continue
+        break
     else:
-        plays.sort(key=_first)
+        plays.sort(key=_FIRST)
         return [p[1] for p in plays], [p[2] for p in plays]
     labels, actions, keys = [], [], set()
-    for branch, bindings, acts in found:
-        label = [branch, *(_render(prog, item) for item in bindings)]
-        key = tuple(label)
-        if key not in keys:
-            keys.add(key)
-            labels.append({"choice": label})
-            actions.append(acts)
+    for branch, options in found:
+        for bindings, acts in options:
+            label = [branch, *(_render(prog, item) for item in bindings)]
+            key = tuple(label)
+            if key not in keys:
+                keys.add(key)
+                labels.append({"choice": label})
+                actions.append(acts)
     return labels, actions
 
 
-def _first(item: tuple) -> Any:
-    return item[0]
+_FIRST = itemgetter(0)
 
 
 _NONE: tuple[list, list] = ([], [])
