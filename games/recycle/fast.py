@@ -8,6 +8,7 @@ are clamped so no value grows without bound.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -54,6 +55,35 @@ def specialized_compare(op: str, a: Fn, b: Fn, left: tuple[bool, Any], right: tu
     if op == "!=":
         return lambda st, env: a(st, env) != b(st, env)
     return None
+
+
+OPERATOR = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt,
+    ">": operator.gt, "<=": operator.le, ">=": operator.ge,
+}  # fmt: skip
+
+
+def counted_compare(op: str, storage: bool, owner: str | int | tuple, rest: tuple, k: int) -> Fn:
+    """Return ``(OP (size LOCATION) k)`` or ``(OP STORAGE k)`` as one closure (never ``None``: no checks).
+
+    The key is ``(owner, *rest)``: ``owner`` is a constant key (a tuple), ``"current"``
+    (the current player) or a variable's name. The size and the stored number are
+    never ``None``, so ``<`` and ``>`` need no check for it.
+    """
+    test = OPERATOR[op]
+    if storage:
+        (name,) = rest
+        if isinstance(owner, tuple):
+            return lambda st, env: test(st.sto.get(owner, 0), k)
+        if owner == "current":
+            return lambda st, env: test(st.sto.get((st.cycles[-1][0], name), 0), k)
+        return lambda st, env: test(st.sto.get((env.get(owner), name), 0), k)
+    kind, name = rest
+    if isinstance(owner, tuple):
+        return lambda st, env: test(len(st.locs.get(owner, ())), k)
+    if owner == "current":
+        return lambda st, env: test(len(st.locs.get((st.cycles[-1][0], kind, name), ())), k)
+    return lambda st, env: test(len(st.locs.get((env.get(owner), kind, name), ())), k)
 
 
 def end_card(key: Fn, index: int) -> Fn:

@@ -8,7 +8,7 @@ form's line and column instead of misbehaving in play.
 
 from __future__ import annotations
 
-from games.recycle.fast import ARITH, COMPARE, Fn, clamp, logic, specialized_compare
+from games.recycle.fast import ARITH, COMPARE, Fn, clamp, counted_compare, logic, specialized_compare
 from games.recycle.kinds import (
     BOOL,
     CARD,
@@ -128,6 +128,9 @@ class Values(Kinds):
         kinds = {self.kind(left, scope), self.kind(right, scope)} - {NOTHING} or {INT}
         test = COMPARE[op]
         if kinds <= {INT, PLAYER}:
+            counted = self._counted(op, left, right, scope)
+            if counted is not None:
+                return counted
             a, b = self.number(left, scope), self.number(right, scope)
         elif kinds == {STR}:
             if op not in ("==", "!="):
@@ -152,6 +155,28 @@ class Values(Kinds):
         return specialized_compare(op, a, b, self.constant(left), self.constant(right)) or (
             lambda st, env: test(a(st, env), b(st, env))
         )
+
+    def _counted(self, op: str, left: Node, right: Node, scope: dict[str, str]) -> Fn | None:
+        """``(OP (size L) N)`` or ``(OP STORAGE N)``, ``N`` a constant, the key's owner the game,
+        the current player or a player variable: one closure (``fast.counted_compare``)."""
+        known, k = self.constant(right)
+        if not known or not isinstance(k, int):
+            return None
+        if left.kind == "size" and left.args[0].kind in ("game_location", "owned_location"):
+            where, storage = left.args[0], False
+        elif left.kind in ("game_storage", "owned_storage"):
+            where, storage = left, True
+        else:
+            return None
+        if where.kind.startswith("game"):
+            key = (GAME, *where.args)
+            return counted_compare(op, storage, key, where.args, k)
+        owner, *rest = where.args
+        if owner.kind == "player" and owner.args[0] == "current":
+            return counted_compare(op, storage, "current", tuple(rest), k)
+        if owner.kind == "var" and scope.get(owner.args[0]) == PLAYER:
+            return counted_compare(op, storage, owner.args[0], tuple(rest), k)
+        return None
 
     def string(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile a string: a NAME, ``(cardatt ATTR CARD)`` or a string variable."""
