@@ -12,8 +12,8 @@ from typing import Any
 
 from games.recycle.choices import Choices
 from games.recycle.errors import RecycleRuntimeError
-from games.recycle.fast import Fn, clamp
-from games.recycle.kinds import ACTION, BOOL, CARD, INT, LOC, STR
+from games.recycle.fast import Fn, clamp, move_many, move_top
+from games.recycle.kinds import ACTION, BOOL, CARD, INT, LOC, PLAYER, STR
 from games.recycle.state import GAME
 from games.recycle.syntax import Node
 
@@ -197,6 +197,11 @@ class Actions(Choices):
         source = self.card(node.args[0], scope)
         dest, where = self._destination(node.args[1], scope)
         place = self._place
+        ends = None if keep else self._fixed_ends(node, scope, dest)
+        if ends is not None:
+            fused = move_top(*ends)
+            fused.source, fused.ends = source, ends  # for (repeat all ...), and moving many at once
+            return fused
 
         def move(st, env):
             found = source(st, env)
@@ -227,6 +232,23 @@ class Actions(Choices):
 
         move.source = source  # for (repeat all ...)
         return move
+
+    def _fixed_ends(self, node: Node, scope: dict[str, str], dest: Fn) -> tuple[Fn, Fn] | None:
+        """For ``(move (top A) (top B))`` where moving cards cannot change the keys of A and B
+        (each the game's, or a player's given by a player form or variable): their key functions."""
+        src, to = node.args
+        if src.kind != "top" or to.kind != "top":
+            return None
+        ends = (src.args[-1], to.args[-1])
+        for loc in ends:
+            if self.kind(loc, scope) != LOC or loc.kind not in ("game_location", "owned_location"):
+                return None
+            owner = loc.args[0]
+            if loc.kind == "owned_location" and not (
+                owner.kind == "player" or (owner.kind == "var" and scope.get(owner.args[0]) == PLAYER)
+            ):
+                return None
+        return self.location(ends[0], scope), dest
 
     def _remember(self, node: Node, scope: dict[str, str]) -> Fn:
         return self._move(node, scope, keep=True)
@@ -266,7 +288,11 @@ class Actions(Choices):
             if source is None:
                 raise node.error("(repeat all ...) repeats a move, remember or forget")
 
+            ends = getattr(body, "ends", None)
+
             def until_empty(st, env):
+                if ends is not None and move_many(st, env, *ends, self.p.card_count + 1, None, limit):
+                    return
                 for _ in range(self.p.card_count + 1):
                     if source(st, env) is None:
                         return
@@ -275,12 +301,15 @@ class Actions(Choices):
 
             return until_empty
         count = self.number(count_node, scope)
+        ends = getattr(body, "ends", None)
 
         def times(st, env):
             n = count(st, env) or 0
             if n > MAX_REPEAT:
                 message = f"repeat {n} times is more than {MAX_REPEAT}"
                 raise RecycleRuntimeError(message, node.line, node.column)
+            if ends is not None and n > 0 and move_many(st, env, *ends, n, n, limit):
+                return
             for _ in range(n):
                 tick(st, node, limit)
                 body(st, env)

@@ -97,6 +97,60 @@ def end_card(key: Fn, index: int) -> Fn:
     return end
 
 
+def move_top(source: Fn, dest: Fn) -> Fn:
+    """Return ``(move (top A) (top B))``: A's top card onto B, as the general move does it.
+
+    ``source`` and ``dest`` give the keys of A and B. A card whose destination
+    has no owner (an unbound variable) leaves A and goes nowhere, as in the general move.
+    """
+
+    def move(st, env):
+        cards = st.locs.get(source(st, env))
+        if not cards:
+            return
+        card = cards.pop()
+        to = dest(st, env)
+        if to[0] is not None:
+            pile = st.locs.get(to)
+            if pile is None:
+                st.locs[to] = [card]
+            else:
+                pile.append(card)
+
+    return move
+
+
+def move_many(st: Any, env: dict, source: Fn, dest: Fn, most: int, ticks: int | None, limit: int) -> bool:
+    """Move up to ``most`` top cards of A onto B at once, as that many ``move_top`` would.
+
+    For ``(repeat N move)`` (``ticks`` = N steps) and ``(repeat all move)``
+    (``ticks`` None: one step per card). The keys of A and B do not depend on
+    where cards are, so they stay the same move after move. Returns ``False``,
+    having changed nothing, where one move at a time would differ or stop the
+    game: A is B, B has no owner, or the steps would pass ``limit``.
+    """
+    key = source(st, env)
+    to = dest(st, env)
+    if to == key or to[0] is None:
+        return False
+    cards = st.locs.get(key) or []
+    count = min(len(cards), most)
+    spent = count if ticks is None else ticks
+    if st.steps + spent > limit:
+        return False
+    st.steps += spent
+    if count:
+        moved = cards[-count:]
+        del cards[-count:]
+        moved.reverse()
+        pile = st.locs.get(to)
+        if pile is None:
+            st.locs[to] = moved
+        else:
+            pile.extend(moved)
+    return True
+
+
 def logic(conjunction: bool, parts: list[Fn]) -> Fn:
     """Return ``and``/``or`` of ``parts``, short-circuit, without a generator for two or three."""
     if len(parts) == 2:
