@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.recycle.cardsets import CardSets
-from games.recycle.fast import Fn
+from games.recycle.fast import Fn, uses
 from games.recycle.syntax import Node
 
 Option = tuple[tuple, list]  # (bindings, [(action, env), ...])
@@ -62,9 +62,13 @@ class Choices(CardSets):
             leaf = self._leaf(body_node, inner)
             if leaf is not None:  # the usual case, made without the general machinery
                 test, act = leaf
+                # A guard that does not read the variable is the same for every item: checked once.
+                once = test is not None and not uses(body_node.args[0], var)
 
                 def per_leaf(st, env):
-                    if test is None:
+                    if once and not test(st, env):
+                        return []
+                    if once or test is None:
                         if env:
                             return [((item,), [(act, {**env, var: item})]) for item in items(st, env)]
                         return [((item,), [(act, {var: item})]) for item in items(st, env)]
