@@ -125,8 +125,8 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
             found.append((branch, options))
     if not found:
         return [], []
-    plays, seen = [], set()
-    order, play_label = prog.order, prog.play_label
+    plays = []
+    order = prog.order
     for _, options in found:
         for bindings, acts in options:
             if len(bindings) != 1:
@@ -134,17 +134,15 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
             item = bindings[0]
             if type(item) is not tuple or type(item[0]) is not tuple:  # not a card
                 break
-            position = order[item[1]]
-            if position in seen:
-                break
-            seen.add(position)
-            plays.append((position, play_label[item[1]], acts))
+            plays.append((order[item[1]], item[1], acts))
         else:
             continue
         break
     else:
-        plays.sort(key=_FIRST)
-        return [p[1] for p in plays], [p[2] for p in plays]
+        if len({p[0] for p in plays}) == len(plays):  # no card offered twice
+            plays.sort(key=_FIRST)
+            play_label = prog.play_label
+            return [play_label[p[1]] for p in plays], [p[2] for p in plays]
     labels, actions, keys = [], [], set()
     for branch, options in found:
         for bindings, acts in options:
