@@ -26,6 +26,7 @@ class CardSets(Values):
                 k = key(st, env)
                 return [(k, c) for c in st.locs.get(k, ())]
 
+            at.key = key  # for filters that read the location themselves
             return at
         k, a = node.kind, node.args
         if k == "var":
@@ -82,12 +83,19 @@ class CardSets(Values):
             return None
         table = self.p.attribute_table(mine.args[0].args[0])
         known, value = self.constant(other)
-        if known:
-            if op == "==":
-                return lambda st, env: [c for c in cards(st, env) if table[c[1]] == value]
-            return lambda st, env: [c for c in cards(st, env) if table[c[1]] != value]
-        side = self.string(other, inner)
+        side = (lambda st, env: value) if known else self.string(other, inner)
         equal = op == "=="
+        where = getattr(cards, "key", None)
+        if where is not None:  # a location: its cards are made only for those kept
+
+            def kept_at(st, env):
+                v = side(st, env)
+                k = where(st, env)
+                if equal:
+                    return [(k, c) for c in st.locs.get(k, ()) if table[c] == v]
+                return [(k, c) for c in st.locs.get(k, ()) if table[c] != v]
+
+            return kept_at
 
         def kept(st, env):
             k = side(st, env)
