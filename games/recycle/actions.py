@@ -107,9 +107,14 @@ class Actions(Choices):
     def _put_points(self, node: Node, scope: dict[str, str]) -> Fn:
         name, *awards = node.args
         entries = [self._award(award, scope) for award in awards]
+        # The entries made once stay in place; only the others are made each time.
+        made = [getattr(entry, "fixed", None) for entry in entries]
+        dynamic = [(i, entry) for i, entry in enumerate(entries) if made[i] is None]
 
         def put(st, env):
-            st.points[name] = tuple([entry(st, env) for entry in entries])
+            for i, entry in dynamic:
+                made[i] = entry(st, env)
+            st.points[name] = tuple(made)
 
         return put
 
@@ -129,7 +134,12 @@ class Actions(Choices):
                 dynamic.append((attr, self.string(value_node, scope)))
         if known and not dynamic:  # the usual entry, made once
             entry = (tuple(fixed), fixed_points)
-            return lambda st, env: entry
+
+            def same(st, env):
+                return entry
+
+            same.fixed = entry
+            return same
 
         def made(st, env):
             conds = fixed + [(attr, frozenset((value(st, env),))) for attr, value in dynamic]
