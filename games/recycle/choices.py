@@ -53,7 +53,17 @@ class Choices(CardSets):
             act = self.action(node, scope)
             return lambda st, env: [((), [(act, env)])]
         if k == "guarded":
-            test, body = self.truth(a[0], scope), self.options(a[1], scope, top=True)
+            cond = a[0]
+            if cond.kind == "logic" and cond.args[0] == "and" and len(cond.args) == 3:
+                # (and P Q), the usual guard of a part, without a call for the and.
+                p, q = (self.truth(x, scope) for x in cond.args[1:])
+                body = self.options(a[1], scope, top=True)
+                return lambda st, env: body(st, env) if p(st, env) and q(st, env) else []
+            if cond.kind == "logic" and cond.args[0] == "and" and len(cond.args) == 4:
+                p, q, r = (self.truth(x, scope) for x in cond.args[1:])
+                body = self.options(a[1], scope, top=True)
+                return lambda st, env: body(st, env) if p(st, env) and q(st, env) and r(st, env) else []
+            test, body = self.truth(cond, scope), self.options(a[1], scope, top=True)
             return lambda st, env: body(st, env) if test(st, env) else []
         if k == "agg" and a[0] == "any" and a[3].kind in ACTION_FORMS:
             _, coll, var, body_node = a
