@@ -7,7 +7,7 @@ not depend on the card once per filter, not once per card.
 
 from __future__ import annotations
 
-from games.recycle.fast import Fn, end_card, uses
+from games.recycle.fast import Fn, end_card, every_player, uses
 from games.recycle.kinds import CARD, CARDS, INT, LOC, NOTHING, PLAYERS, STR, STRS, TEAM, TEAMS
 from games.recycle.syntax import Node
 from games.recycle.values import Values
@@ -226,6 +226,9 @@ class CardSets(Values):
         items = self.collection(coll, scope)
         test = self.truth(body, {**scope, var: self.item_kind(coll, scope)})
         want_all = quant == "all"
+        per_player = getattr(test, "per_player", None)
+        if coll.kind == "all_players" and per_player is not None and per_player[0] == var:
+            return every_player(want_all, *per_player[1:])
 
         def check(st, env):
             inner = dict(env)

@@ -86,6 +86,33 @@ def counted_compare(op: str, storage: bool, owner: str | int | tuple, rest: tupl
     return lambda st, env: test(len(st.locs.get((env.get(owner), kind, name), ())), k)
 
 
+def every_player(want_all: bool, op: str, storage: bool, rest: tuple, k: int) -> Fn:
+    """Return ``(all|any player 'P (OP X k))``, ``X`` the size of ``('P KIND NAME)`` or
+    ``('P sto NAME)`` (``rest`` names it): one closure for the whole loop (every stage's end)."""
+    test = OPERATOR[op]
+    if storage:
+        (name,) = rest
+
+        def check_stored(st, env):
+            sto = st.sto
+            for p in range(st.players):
+                if test(sto.get((p, name), 0), k) != want_all:
+                    return not want_all
+            return want_all
+
+        return check_stored
+    kind, name = rest
+
+    def check_sizes(st, env):
+        locs = st.locs
+        for p in range(st.players):
+            if test(len(locs.get((p, kind, name), ())), k) != want_all:
+                return not want_all
+        return want_all
+
+    return check_sizes
+
+
 def end_card(key: Fn, index: int) -> Fn:
     """Return the top (``index`` -1) or bottom (0) card of a location, or ``None`` when empty."""
 

@@ -175,7 +175,9 @@ class Values(Kinds):
         if owner.kind == "player" and owner.args[0] == "current":
             return counted_compare(op, storage, "current", tuple(rest), k)
         if owner.kind == "var" and scope.get(owner.args[0]) == PLAYER:
-            return counted_compare(op, storage, owner.args[0], tuple(rest), k)
+            counted = counted_compare(op, storage, owner.args[0], tuple(rest), k)
+            counted.per_player = (owner.args[0], op, storage, tuple(rest), k)  # for (all player 'P ...)
+            return counted
         return None
 
     def string(self, node: Node, scope: dict[str, str]) -> Fn:
