@@ -86,6 +86,12 @@ def counted_compare(op: str, storage: bool, owner: str | int | tuple, rest: tupl
     return lambda st, env: test(len(st.locs.get((env.get(owner), kind, name), ())), k)
 
 
+def sized_compare(op: str, cards: Fn, k: int) -> Fn:
+    """Return ``(OP (size CARDS) k)`` for a collection of cards (a filter, a union) in one closure."""
+    test = OPERATOR[op]
+    return lambda st, env: test(len(cards(st, env)), k)
+
+
 def every_player(want_all: bool, op: str, storage: bool, rest: tuple, k: int) -> Fn:
     """Return ``(all|any player 'P (OP X k))``, ``X`` the size of ``('P KIND NAME)`` or
     ``('P sto NAME)`` (``rest`` names it): one closure for the whole loop (every stage's end)."""
@@ -114,12 +120,42 @@ def every_player(want_all: bool, op: str, storage: bool, rest: tuple, k: int) ->
 
 
 def end_card(key: Fn, index: int) -> Fn:
-    """Return the top (``index`` -1) or bottom (0) card of a location, or ``None`` when empty."""
+    """Return the top (``index`` -1) or bottom (0) card of a location, or ``None`` when empty.
+
+    The closure keeps ``at_end = (key, index)`` for ``attribute_at_end``. A key
+    function with a ``fixed`` key (the game's locations) is not called.
+    """
+    fixed = getattr(key, "fixed", None)
+    if fixed is not None:
+
+        def end(st, env):
+            cards = st.locs.get(fixed)
+            return (fixed, cards[index]) if cards else None
+    else:
+
+        def end(st, env):
+            k = key(st, env)
+            cards = st.locs.get(k)
+            return (k, cards[index]) if cards else None
+
+    end.at_end = (key, index)
+    return end
+
+
+def attribute_at_end(table: list, key: Fn, index: int) -> Fn:
+    """Return ``(cardatt ATTR (top|bottom L))``: the attribute from ``table`` of L's end card, or ``None``."""
+    fixed = getattr(key, "fixed", None)
+    if fixed is not None:
+
+        def fixed_end(st, env):
+            cards = st.locs.get(fixed)
+            return table[cards[index]] if cards else None
+
+        return fixed_end
 
     def end(st, env):
-        k = key(st, env)
-        cards = st.locs.get(k)
-        return (k, cards[index]) if cards else None
+        cards = st.locs.get(key(st, env))
+        return table[cards[index]] if cards else None
 
     return end
 

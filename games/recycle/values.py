@@ -8,10 +8,21 @@ form's line and column instead of misbehaving in play.
 
 from __future__ import annotations
 
-from games.recycle.fast import ARITH, COMPARE, Fn, clamp, counted_compare, logic, specialized_compare
+from games.recycle.fast import (
+    ARITH,
+    COMPARE,
+    Fn,
+    attribute_at_end,
+    clamp,
+    counted_compare,
+    logic,
+    sized_compare,
+    specialized_compare,
+)
 from games.recycle.kinds import (
     BOOL,
     CARD,
+    CARDS,
     INT,
     LOC,
     NOTHING,
@@ -162,6 +173,8 @@ class Values(Kinds):
         known, k = self.constant(right)
         if not known or not isinstance(k, int):
             return None
+        if left.kind == "size" and self.kind(left.args[0], scope) == CARDS:
+            return sized_compare(op, self.cards(left.args[0], scope), k)
         if left.kind == "size" and left.args[0].kind in ("game_location", "owned_location"):
             where, storage = left.args[0], False
         elif left.kind in ("game_storage", "owned_storage"):
@@ -194,6 +207,9 @@ class Values(Kinds):
                 if card_node.kind == "var" and card_node.args[0] in scope:
                     var = card_node.args[0]
                     return lambda st, env: None if (c := env.get(var)) is None else table[c[1]]
+                at_end = getattr(card, "at_end", None)
+                if at_end is not None:
+                    return attribute_at_end(table, *at_end)
                 return lambda st, env: None if (c := card(st, env)) is None else table[c[1]]
             attr = self.string(attr_node, scope)
             tables = self.p.attribute_tables
@@ -286,7 +302,12 @@ class Values(Kinds):
             return self.var(node, scope)
         if node.kind == "game_location":
             key = (GAME, node.args[0], node.args[1])
-            return lambda st, env: key
+
+            def fixed(st, env):
+                return key
+
+            fixed.fixed = key  # read without a call by the hot paths (fast.end_card)
+            return fixed
         owner_node, kind, name = node.args
         if owner_node.kind == "player" and owner_node.args[0] == "current":
             return lambda st, env: (st.cycles[-1][0], kind, name)
