@@ -75,12 +75,18 @@ class Choices(CardSets):
                 # A guard that does not read the variable is the same for every item: checked once.
                 once = test is not None and not uses(body_node.args[0], var)
 
+                where = getattr(items, "key", None)  # a location: its cards are read here
+
                 def per_leaf(st, env):
                     if once and not test(st, env):
                         return []
                     if once or test is None:
                         if env:
                             return [((item,), [(act, {**env, var: item})]) for item in items(st, env)]
+                        if where is not None:
+                            k = where(st, env)
+                            cards = st.locs.get(k, ())
+                            return [((item,), [(act, {var: item})]) for c in cards for item in ((k, c),)]
                         return [((item,), [(act, {var: item})]) for item in items(st, env)]
                     out = []
                     for item in items(st, env):
