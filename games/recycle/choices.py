@@ -14,6 +14,7 @@ from typing import Any
 
 from games.recycle.cardsets import CardSets
 from games.recycle.fast import Fn, uses
+from games.recycle.kinds import CARD
 from games.recycle.syntax import Node
 
 Option = tuple[tuple, list]  # (bindings, [(action, env), ...])
@@ -54,17 +55,12 @@ class Choices(CardSets):
             return lambda st, env: [((), [(act, env)])]
         if k == "guarded":
             cond = a[0]
-            if cond.kind == "logic" and cond.args[0] == "and" and len(cond.args) == 3:
-                # (and P Q), the usual guard of a part, without a call for the and.
-                p, q = (self.truth(x, scope) for x in cond.args[1:])
-                body = self.options(a[1], scope, top=True)
-                return lambda st, env: body(st, env) if p(st, env) and q(st, env) else []
-            if cond.kind == "logic" and cond.args[0] == "and" and len(cond.args) == 4:
-                p, q, r = (self.truth(x, scope) for x in cond.args[1:])
-                body = self.options(a[1], scope, top=True)
-                return lambda st, env: body(st, env) if p(st, env) and q(st, env) and r(st, env) else []
-            test, body = self.truth(cond, scope), self.options(a[1], scope, top=True)
-            return lambda st, env: body(st, env) if test(st, env) else []
+            if cond.kind == "logic" and cond.args[0] == "and" and len(cond.args) in (3, 4):
+                # (and P Q) or (and P Q R), the usual guards of a part, without a call for the and.
+                tests = [self.truth(x, scope) for x in cond.args[1:]]
+            else:
+                tests = [self.truth(cond, scope)]
+            return _guarded(tests, self.options(a[1], scope, top=True))
         if k == "agg" and a[0] == "any" and a[3].kind in ACTION_FORMS:
             _, coll, var, body_node = a
             items = self.collection(coll, scope)
@@ -95,6 +91,13 @@ class Choices(CardSets):
                             out.append(((item,), [(act, bound)]))
                     return out
 
+                if inner[var] == CARD and (once or test is None):
+                    # The cards offered, for build_options' plays (see plays_of).
+                    if once:
+                        per_leaf.cards = lambda st, env: items(st, env) if test(st, env) else []
+                    else:
+                        per_leaf.cards = items
+                    per_leaf.act_var = (act, var)
                 return per_leaf
             body = self.options(body_node, inner, top=True)
 
@@ -129,3 +132,39 @@ class Choices(CardSets):
         if node.kind != "guarded" and not self.branches(node):
             return None, self.action(node, scope)
         return None
+
+
+def _guarded(tests: list[Fn], body: Options) -> Options:
+    """Return the options of ``body`` when every test holds, else none (one closure for 1 to 3 tests).
+
+    When ``body`` offers cards (``cards``, ``act_var``), so does the guarded part.
+    """
+    cards = getattr(body, "cards", None)
+    if len(tests) == 3:
+        p, q, r = tests
+
+        def guarded(st, env):
+            return body(st, env) if p(st, env) and q(st, env) and r(st, env) else []
+
+        def offered(st, env):
+            return cards(st, env) if p(st, env) and q(st, env) and r(st, env) else []
+    elif len(tests) == 2:
+        p, q = tests
+
+        def guarded(st, env):
+            return body(st, env) if p(st, env) and q(st, env) else []
+
+        def offered(st, env):
+            return cards(st, env) if p(st, env) and q(st, env) else []
+    else:
+        (p,) = tests
+
+        def guarded(st, env):
+            return body(st, env) if p(st, env) else []
+
+        def offered(st, env):
+            return cards(st, env) if p(st, env) else []
+
+    if cards is not None:
+        guarded.cards, guarded.act_var = offered, body.act_var
+    return guarded

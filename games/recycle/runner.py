@@ -118,6 +118,9 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
     bound, in order.
     """
     parts, _ = prog.choices[choice]
+    plays = plays_of(prog, st, parts)
+    if plays is not None:
+        return plays
     found = []
     for branch, part in enumerate(parts):
         options = part(st, {})
@@ -156,6 +159,43 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
 
 
 _FIRST = itemgetter(0)
+
+
+class _Played:
+    """The actions of a choice's card plays, each made only when its card is chosen."""
+
+    __slots__ = ("offered", "parts")
+
+    def __init__(self, offered: list[tuple], parts: list[tuple]) -> None:
+        self.offered = offered  # (card order, card, part), in card order
+        self.parts = parts  # (action, variable) of each part
+
+    def __getitem__(self, index: int) -> list:
+        _, item, part = self.offered[index]
+        act, var = self.parts[part]
+        return [(act, {var: item})]
+
+    def __len__(self) -> int:
+        return len(self.offered)
+
+
+def plays_of(prog: Program, st: RecycleState, parts: list) -> tuple[list[dict], _Played] | None:
+    """Return a choice's moves when every part offers cards (an ``any`` over cards, guarded or not).
+
+    The same moves as ``build_options``' general way: one ``{"play": CARD}`` per
+    card, in card order. ``None`` when a part is of another shape or a card is
+    offered twice (then the general way makes ``choice`` moves).
+    """
+    offers = [getattr(part, "cards", None) for part in parts]
+    if None in offers:
+        return None
+    order = prog.order
+    offered = [(order[item[1]], item, i) for i, cards in enumerate(offers) for item in cards(st, {})]
+    if len({o[0] for o in offered}) != len(offered):
+        return None
+    offered.sort(key=_FIRST)
+    label = prog.play_label
+    return [label[o[1][1]] for o in offered], _Played(offered, [part.act_var for part in parts])
 
 
 _NONE: tuple[list, list] = ([], [])
