@@ -112,7 +112,7 @@ class Values(Kinds):
 
         def total(st, env):
             table = tables(st, mapname)
-            return sum(table[c] for _, c in cards(st, env))
+            return sum([table[c] for _, c in cards(st, env)])
 
         return total
 
