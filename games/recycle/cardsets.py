@@ -247,6 +247,16 @@ class CardSets(Values):
             raise node.error("(any ...) over locations is not a collection; use (all ...)")
         items = self.collection(coll, scope)
         cards = self.cards(body, {**scope, var: self.item_kind(coll, scope)})
+        owner = body.args[0] if body.kind == "owned_location" else None
+        if coll.kind == "all_players" and owner is not None and owner.kind == "var" and owner.args[0] == var:
+            # (all player 'P ('P KIND NAME)): every seat's location, read in one closure.
+            _, kind, name = body.args
+
+            def every_seat(st, env):
+                get = st.locs.get
+                return [(k, c) for p in range(st.players) for k in ((p, kind, name),) for c in get(k, ())]
+
+            return every_seat
 
         def gather(st, env):
             inner = dict(env)
