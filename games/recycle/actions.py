@@ -97,7 +97,9 @@ class Actions(Choices):
 
         def run(st, env):
             for item in list(items(st, env)):
-                tick(st, node, limit)
+                st.steps += 1
+                if st.steps > limit:
+                    tick(st, node, limit)
                 body(st, {**env, var: item})
 
         return run
