@@ -12,7 +12,7 @@ from typing import Any
 
 from games.recycle.choices import Choices
 from games.recycle.errors import RecycleRuntimeError
-from games.recycle.fast import Fn, clamp, move_many, move_top
+from games.recycle.fast import Fn, clamp, move_many, move_top, shuffle_as_random
 from games.recycle.kinds import ACTION, BOOL, CARD, INT, LOC, PLAYER, STR
 from games.recycle.state import GAME
 from games.recycle.syntax import Node
@@ -283,7 +283,7 @@ class Actions(Choices):
             cards = st.locs.get(key(st, env))
             if cards:
                 # Each shuffle has its own stream drawn from the game's seed.
-                random.Random(st.seed * 1_000_003 + st.shuffles).shuffle(cards)
+                shuffle_as_random(random.Random(st.seed * 1_000_003 + st.shuffles), cards)
             st.shuffles += 1
 
         return shuffle

@@ -9,6 +9,7 @@ are clamped so no value grows without bound.
 from __future__ import annotations
 
 import operator
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -229,6 +230,23 @@ def logic(conjunction: bool, parts: list[Fn]) -> Fn:
     if conjunction:
         return lambda st, env: all(p(st, env) for p in parts)
     return lambda st, env: any(p(st, env) for p in parts)
+
+
+def shuffle_as_random(rng: random.Random, cards: list) -> None:
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does, with no call per card.
+
+    CPython's ``Random.shuffle``: from the last place down, swap with a place
+    drawn below it by ``getrandbits`` (redrawn while out of range). The same
+    seed deals the same cards (tests/games/recycle/test_fast_paths.py checks it).
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def uses(node: Any, var: str) -> bool:

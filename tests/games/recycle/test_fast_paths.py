@@ -4,15 +4,19 @@
 in one slice; each card must land as one move at a time would put it, and where
 that differs (A is B) or the step bound falls inside the repeat, the loop runs.
 A choice whose parts all offer cards lists ``play`` moves without building each
-option; a card offered twice still gives ``choice`` moves.
+option; a card offered twice still gives ``choice`` moves. The shuffle deals
+as ``random.Random.shuffle`` does, so a seed deals the same cards as before.
 """
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 import games.recycle.program
 from games.recycle import RecycleRuntimeError, loads
+from games.recycle.fast import shuffle_as_random
 from games.recycle.state import GAME
 
 HEAD = """(game
@@ -77,3 +81,12 @@ def test_cards_offered_once_are_plays_and_offered_twice_are_choices() -> None:
     assert moves == [{"choice": [b, c]} for b in (0, 1) for c in ("4H", "3H")]
     twice.apply(state, 0, {"choice": [1, "3H"]})
     assert names(twice, state, (GAME, "vloc", "PILE")) == ["3H"]
+
+
+def test_the_shuffle_deals_as_the_standard_library_does() -> None:
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 35, 52, 104):
+            mine, theirs = list(range(size)), list(range(size))
+            shuffle_as_random(random.Random(seed), mine)
+            random.Random(seed).shuffle(theirs)
+            assert mine == theirs
