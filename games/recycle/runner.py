@@ -245,17 +245,17 @@ def deal_record(prog: Program, st: RecycleState) -> dict:
     ``hands``: each seat's hidden (``iloc``) cards in card order; ``stock``: the
     game's hidden cards, top first; ``pool``: the game's face-up cards.
     """
-    names = prog.names
+    name = prog.names.__getitem__
     hands: list[list[str]] = [[] for _ in range(st.players)]
     stock: list[str] = []
     pool: list[str] = []
     for (owner, kind, _), cards in st.locs.items():
         if kind == "iloc" and 0 <= owner < st.players:
-            hands[owner].extend(names[c] for c in cards)
+            hands[owner].extend(map(name, cards))
         elif kind == "iloc" and owner_label(owner) == "game":
-            stock.extend(names[c] for c in reversed(cards))
+            stock.extend(map(name, reversed(cards)))
         elif kind == "vloc" and owner_label(owner) == "game":
-            pool.extend(names[c] for c in reversed(cards))
+            pool.extend(map(name, reversed(cards)))
     for hand in hands:
         hand.sort(key=lambda name: CARD_INDEX.get(name, 99))
     return {"dealer": 0, "hands": hands, "stock": stock, "pool": pool, "crib": []}
