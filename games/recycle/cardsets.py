@@ -21,10 +21,18 @@ class CardSets(Values):
         kind = self.expect(node, scope, LOC, CARDS)
         if kind == LOC:
             key = self.location(node, scope)
+            owner = node.args[0] if node.kind == "owned_location" else None
+            if owner is not None and owner.kind == "player" and owner.args[0] == "current":
+                _, loc_kind, name = node.args
 
-            def at(st, env):
-                k = key(st, env)
-                return [(k, c) for c in st.locs.get(k, ())]
+                def at(st, env):  # the current player's location (a hand), its key made here
+                    k = (st.cycles[-1][0], loc_kind, name)
+                    return [(k, c) for c in st.locs.get(k, ())]
+            else:
+
+                def at(st, env):
+                    k = key(st, env)
+                    return [(k, c) for c in st.locs.get(k, ())]
 
             at.key = key  # for filters that read the location themselves
             return at
