@@ -17,6 +17,9 @@ Each side's time is the least of several interleaved rounds, timed in this
 process's CPU time, so other processes on a shared machine slow neither side's
 clock. The games' lengths differ (each side deals its own cards from a seed), so
 per game the figure compares whole games, and per move it is printed too.
+``--once hearts:RECYCLE`` (or ``agram:hand-written``...) plays one round of one
+side untimed, to count its instructions under ``valgrind --tool=callgrind``,
+which the machine's load does not change.
 """
 
 from __future__ import annotations
@@ -38,11 +41,17 @@ PLAYERS = 4
 PAIRS = {"hearts": 10, "agram": 300}  # game -> games per round (about 0.2 s of the interpreter's CPU each)
 
 
-def play(game: Game, options: dict | None, seeds: range) -> tuple[float, int, list[tuple[Any, int]]]:
-    """Play one random game per seed through the contract; return CPU seconds, moves, the states met."""
-    states: list[tuple[Any, int]] = []
+def sides(game_id: str) -> dict[str, tuple[Game, dict | None]]:
+    """Return the two sides of a pair: each game and the options it is played with."""
+    return {
+        "hand-written": (GAMES[game_id], {"preset": "cardstock"}),
+        "RECYCLE": (load(library()[game_id]), None),
+    }
+
+
+def play_games(game: Game, options: dict | None, seeds: range) -> int:
+    """Play one random game per seed through the contract; return the moves made."""
     moves = 0
-    started = time.process_time()
     for seed in seeds:
         rng = random.Random(seed)
         state = game.new(PLAYERS, options, seed)
@@ -51,6 +60,14 @@ def play(game: Game, options: dict | None, seeds: range) -> tuple[float, int, li
             legal = game.legal_moves(state, seat)
             game.apply(state, seat, legal[int(rng.random() * len(legal))])
             moves += 1
+    return moves
+
+
+def play(game: Game, options: dict | None, seeds: range) -> tuple[float, int, list[tuple[Any, int]]]:
+    """Play one random game per seed through the contract; return CPU seconds, moves, the states met."""
+    states: list[tuple[Any, int]] = []
+    started = time.process_time()
+    moves = play_games(game, options, seeds)
     elapsed = time.process_time() - started
     # The states for the determinize figure, gathered untimed by replaying the same games.
     for seed in seeds:
@@ -75,13 +92,10 @@ def worlds(game: Game, states: list[tuple[Any, int]], seed: int) -> float:
 
 def measure(game_id: str, games: int, rounds: int, seed: int) -> dict[str, float]:
     """Time one pair; print both sides and the ratios; return the ratios."""
-    sides: dict[str, tuple[Game, dict | None]] = {
-        "hand-written": (GAMES[game_id], {"preset": "cardstock"}),
-        "RECYCLE": (load(library()[game_id]), None),
-    }
     best: dict[str, dict[str, float]] = {}
+    pair = sides(game_id)
     for _ in range(rounds):
-        for label, (game, options) in sides.items():
+        for label, (game, options) in pair.items():
             seeds = range(seed, seed + games)  # the same games each round
             elapsed, moves, states = play(game, options, seeds)
             determinized = worlds(game, states, seed)
@@ -115,7 +129,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="hearts or agram (default: both)")
     parser.add_argument("--rounds", type=int, help="rounds per figure (default 5, quick 2)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, help="games per round (default: Hearts 10, Agram 300)")
+    parser.add_argument(
+        "--once",
+        metavar="GAME:SIDE",
+        help="play one round of one side (hand-written or RECYCLE), untimed, and stop: "
+        "for counting instructions, e.g. under valgrind --tool=callgrind",
+    )
     args = parser.parse_args(argv)
+    if args.once:
+        game_id, _, side = args.once.partition(":")
+        if game_id not in PAIRS or side not in ("hand-written", "RECYCLE"):
+            parser.error("--once takes hearts or agram, a colon, and hand-written or RECYCLE")
+        game, options = sides(game_id)[side]
+        games = PAIRS[game_id] if args.games is None else args.games
+        print(f"{args.once}: {play_games(game, options, range(args.seed, args.seed + games))} moves")
+        return 0
     rounds = args.rounds or (2 if args.quick else 5)
     chosen = args.only.split(",") if args.only else list(PAIRS)
     unknown = [g for g in chosen if g not in PAIRS]
@@ -123,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no pair {', '.join(unknown)} (known: {', '.join(PAIRS)})")
     print(f"Python {sys.version.split()[0]}; per figure the least of {rounds} interleaved rounds of CPU time")
     for game_id in chosen:
-        games = PAIRS[game_id] // (3 if args.quick else 1)
+        games = args.games or PAIRS[game_id] // (3 if args.quick else 1)
         measure(game_id, games, rounds, args.seed)
     return 0
 
