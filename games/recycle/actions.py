@@ -13,7 +13,7 @@ from typing import Any
 
 from games.recycle.choices import Choices
 from games.recycle.errors import RecycleRuntimeError
-from games.recycle.fast import Fn, clamp
+from games.recycle.fast import Fn, clamp, move_many, move_top, shuffle_as_random
 from games.recycle.kinds import ACTION, BOOL, CARD, CARDS, INT, LOC, PLAYER, STR, TEAM
 from games.recycle.state import GAME
 from games.recycle.syntax import Node
@@ -28,14 +28,20 @@ def tick(st: Any, node: Node, limit: int) -> None:
     """Count one step of work; past ``limit`` steps or ``MAX_SECONDS`` in one move, stop the game
     with a located error."""
     st.steps += 1
+    if st.steps > limit or not st.steps & CLOCK_EVERY:
+        check_step(st, node, limit)
+
+
+def check_step(st: Any, node: Node, limit: int) -> None:
+    """The checks of a step counted inline: called when ``st.steps`` is past ``limit`` or a
+    multiple of 64 (the clock is read then), as ``tick`` calls it."""
     if st.steps > limit:
         raise RecycleRuntimeError(
             f"more than {limit} steps without a player's choice: does this loop ever end?",
             node.line,
             node.column,
         )
-    if not st.steps & CLOCK_EVERY:
-        check_time(st, node)
+    check_time(st, node)
 
 
 def check_time(st: Any, node: Node) -> None:
@@ -43,6 +49,19 @@ def check_time(st: Any, node: Node) -> None:
     if time.thread_time() - st.began > MAX_SECONDS:
         message = f"one move took more than {MAX_SECONDS} seconds: does this loop ever end?"
         raise RecycleRuntimeError(message, node.line, node.column)
+
+
+def _moved_many(
+    st: Any, env: dict, ends: tuple, most: int, ticks: int | None, node: Node, limit: int
+) -> bool:
+    """``fast.move_many``, with the clock read as ``tick`` reads it: when the steps it counts
+    pass a multiple of 64."""
+    before = st.steps
+    if not move_many(st, env, *ends, most, ticks, limit):
+        return False
+    if st.steps > before | CLOCK_EVERY:
+        check_time(st, node)
+    return True
 
 
 def _check_held(st: Any, node: Node, more: int) -> None:
@@ -63,8 +82,8 @@ class Actions(Choices):
             def run_all(st, env):
                 for part in parts:
                     st.steps += 1
-                    if st.steps > limit:
-                        tick(st, node, limit)
+                    if st.steps > limit or not st.steps & CLOCK_EVERY:
+                        check_step(st, node, limit)
                     part(st, env)
 
             return run_all
@@ -111,7 +130,9 @@ class Actions(Choices):
 
         def run(st, env):
             for item in list(items(st, env)):
-                tick(st, node, limit)
+                st.steps += 1
+                if st.steps > limit or not st.steps & CLOCK_EVERY:
+                    check_step(st, node, limit)
                 body(st, {**env, var: item})
 
         return run
@@ -121,9 +142,14 @@ class Actions(Choices):
     def _put_points(self, node: Node, scope: dict[str, str]) -> Fn:
         name, *awards = node.args
         entries = [self._award(award, scope) for award in awards]
+        # The entries made once stay in place; only the others are made each time.
+        made = [getattr(entry, "fixed", None) for entry in entries]
+        dynamic = [(i, entry) for i, entry in enumerate(entries) if made[i] is None]
 
         def put(st, env):
-            st.points[name] = tuple([entry(st, env) for entry in entries])
+            for i, entry in dynamic:
+                made[i] = entry(st, env)
+            st.points[name] = tuple(made)
 
         return put
 
@@ -156,7 +182,12 @@ class Actions(Choices):
                 dynamic.append((attr, self.string(value_node, scope)))
         if known and not dynamic:  # the usual entry, made once
             entry = (tuple(fixed), fixed_points)
-            return lambda st, env: entry
+
+            def same(st, env):
+                return entry
+
+            same.fixed = entry
+            return same
 
         def made(st, env):
             conds = fixed + [(attr, frozenset((value(st, env),))) for attr, value in dynamic]
@@ -233,6 +264,11 @@ class Actions(Choices):
         source = self.card(node.args[0], scope)
         dest, where = self._destination(node.args[1], scope)
         place = self._place
+        ends = None if keep else self._fixed_ends(node, scope, dest)
+        if ends is not None:
+            fused = move_top(*ends)
+            fused.source, fused.ends = source, ends  # for (repeat all ...), and moving many at once
+            return fused
 
         def move(st, env):
             found = source(st, env)
@@ -264,6 +300,25 @@ class Actions(Choices):
         move.source = source  # for (repeat all ...)
         return move
 
+    def _fixed_ends(self, node: Node, scope: dict[str, str], dest: Fn) -> tuple[Fn, Fn] | None:
+        """For ``(move (top A) (top B))`` where moving cards cannot change the keys of A and B
+        (each the game's, or a player's given by a player form or variable): their key functions."""
+        src, to = node.args
+        if src.kind != "top" or to.kind != "top":
+            return None
+        ends = (src.args[-1], to.args[-1])
+        for loc in ends:
+            if self.kind(loc, scope) != LOC or loc.kind not in ("game_location", "owned_location"):
+                return None
+            if not isinstance(loc.args[-1], str):  # a name computed in play may change as cards move
+                return None
+            owner = loc.args[0]
+            if loc.kind == "owned_location" and not (
+                owner.kind == "player" or (owner.kind == "var" and scope.get(owner.args[0]) == PLAYER)
+            ):
+                return None
+        return self.location(ends[0], scope), dest
+
     def _remember(self, node: Node, scope: dict[str, str]) -> Fn:
         return self._move(node, scope, keep=True)
 
@@ -285,7 +340,7 @@ class Actions(Choices):
             cards = st.locs.get(key(st, env))
             if cards:
                 # Each shuffle has its own stream drawn from the game's seed.
-                random.Random(st.seed * 1_000_003 + st.shuffles).shuffle(cards)
+                shuffle_as_random(random.Random(st.seed * 1_000_003 + st.shuffles), cards)
             st.shuffles += 1
 
         return shuffle
@@ -305,7 +360,11 @@ class Actions(Choices):
             if each is not None:
                 return each
 
+            ends = getattr(body, "ends", None)
+
             def until_empty(st, env):
+                if ends is not None and _moved_many(st, env, ends, self.p.card_count + 1, None, node, limit):
+                    return
                 for _ in range(self.p.card_count + 1):
                     if source(st, env) is None:
                         return
@@ -314,12 +373,15 @@ class Actions(Choices):
 
             return until_empty
         count = self.number(count_node, scope)
+        ends = getattr(body, "ends", None)
 
         def times(st, env):
             n = count(st, env) or 0
             if n > MAX_REPEAT:
                 message = f"repeat {n} times is more than {MAX_REPEAT}"
                 raise RecycleRuntimeError(message, node.line, node.column)
+            if ends is not None and n > 0 and _moved_many(st, env, ends, n, n, node, limit):
+                return
             for _ in range(n):
                 tick(st, node, limit)
                 body(st, env)

@@ -8,9 +8,22 @@ not depend on the card once per filter, not once per card.
 from __future__ import annotations
 
 from games.recycle.errors import RecycleRuntimeError
-from games.recycle.fast import Fn, end_card, uses
+from games.recycle.fast import Fn, end_card, every_player, uses
 from games.recycle.groups import Groups
-from games.recycle.kinds import CARD, CARDS, CARDSETS, INT, INTS, LOC, PLAYERS, STR, STRS, TEAM, TEAMS
+from games.recycle.kinds import (
+    CARD,
+    CARDS,
+    CARDSETS,
+    INT,
+    INTS,
+    LOC,
+    NOTHING,
+    PLAYERS,
+    STR,
+    STRS,
+    TEAM,
+    TEAMS,
+)
 from games.recycle.syntax import Node
 
 MAX_RANGE = 10_000
@@ -24,11 +37,21 @@ class CardSets(Groups):
         kind = self.expect(node, scope, LOC, CARDS)
         if kind == LOC:
             key = self.location(node, scope)
+            owner = node.args[0] if node.kind == "owned_location" else None
+            current = owner is not None and owner.kind == "player" and owner.args[0] == "current"
+            if current and isinstance(node.args[2], str):  # not a name computed in play
+                _, loc_kind, name = node.args
 
-            def at(st, env):
-                k = key(st, env)
-                return [(k, c) for c in st.locs.get(k, ())]
+                def at(st, env):  # the current player's location (a hand), its key made here
+                    k = (st.cycles[-1][0], loc_kind, name)
+                    return [(k, c) for c in st.locs.get(k, ())]
+            else:
 
+                def at(st, env):
+                    k = key(st, env)
+                    return [(k, c) for c in st.locs.get(k, ())]
+
+            at.key = key  # for filters that read the location themselves
             return at
         k, a = node.kind, node.args
         if k == "var":
@@ -41,6 +64,9 @@ class CardSets(Groups):
         if k == "filter":
             source, var, test = a
             cards = self.cards(source, scope)
+            by_table = self._filter_by_attribute(cards, test, var, scope)
+            if by_table is not None:
+                return by_table
             hoisted = self._hoist(test, var, scope)
             if hoisted is not None:
                 return self._filter_hoisted(cards, var, *hoisted)
@@ -115,6 +141,53 @@ class CardSets(Groups):
             return lambda st, env: [each(st, {**env, var: item}) for item in items(st, env)]
         parts = [self.cards(x, scope) for x in args]
         return lambda st, env: [part(st, env) for part in parts]
+
+    def _filter_by_attribute(self, cards: Fn, test: Node, var: str, scope: dict[str, str]) -> Fn | None:
+        """For ``(==|!= (cardatt ATTR 'V) X)``, ``X`` not using ``'V``: one table lookup per card.
+
+        ``X`` is computed once per filter (expressions have no side effects);
+        other tests return ``None`` and are compiled the general way.
+        """
+        if test.kind != "compare" or test.args[0] not in ("==", "!="):
+            return None
+        op, left, right = test.args
+        inner = {**scope, var: CARD}
+        for mine, other in ((left, right), (right, left)):
+            card_node = mine.args[1] if mine.kind == "cardatt" else None
+            if (
+                card_node is not None
+                and mine.args[0].kind == "name"
+                and card_node.kind == "var"
+                and card_node.args[0] == var
+                and not uses(other, var)
+                and self.kind(other, inner) in (STR, NOTHING)
+            ):
+                break
+        else:
+            return None
+        table = self.p.attribute_table(mine.args[0].args[0])
+        known, value = self.constant(other)
+        side = (lambda st, env: value) if known else self.string(other, inner)
+        equal = op == "=="
+        where = getattr(cards, "key", None)
+        if where is not None:  # a location: its cards are made only for those kept
+
+            def kept_at(st, env):
+                v = side(st, env)
+                k = where(st, env)
+                if equal:
+                    return [(k, c) for c in st.locs.get(k, ()) if table[c] == v]
+                return [(k, c) for c in st.locs.get(k, ()) if table[c] != v]
+
+            return kept_at
+
+        def kept(st, env):
+            k = side(st, env)
+            if equal:
+                return [c for c in cards(st, env) if table[c[1]] == k]
+            return [c for c in cards(st, env) if table[c[1]] != k]
+
+        return kept
 
     def _hoist(self, test: Node, var: str, scope: dict[str, str]) -> tuple[Fn, Fn] | None:
         """For ``(OP X Y)`` where one side does not use ``var``: compute that side once per filter.
@@ -262,6 +335,9 @@ class CardSets(Groups):
         items = self.collection(coll, scope)
         test = self.truth(body, {**scope, var: self.item_kind(coll, scope)})
         want_all = quant == "all"
+        per_player = getattr(test, "per_player", None)
+        if coll.kind == "all_players" and per_player is not None and per_player[0] == var:
+            return every_player(want_all, *per_player[1:])
 
         def check(st, env):
             inner = dict(env)
@@ -287,6 +363,16 @@ class CardSets(Groups):
             raise node.error("(any ...) over locations is not a collection; use (all ...)")
         items = self.collection(coll, scope)
         cards = self.cards(body, {**scope, var: self.item_kind(coll, scope)})
+        owner = body.args[0] if body.kind == "owned_location" and isinstance(body.args[2], str) else None
+        if coll.kind == "all_players" and owner is not None and owner.kind == "var" and owner.args[0] == var:
+            # (all player 'P ('P KIND NAME)): every seat's location, read in one closure.
+            _, kind, name = body.args
+
+            def every_seat(st, env):
+                get = st.locs.get
+                return [(k, c) for p in range(st.players) for k in ((p, kind, name),) for c in get(k, ())]
+
+            return every_seat
 
         def gather(st, env):
             inner = dict(env)

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from games.recycle.cardsets import CardSets
-from games.recycle.fast import Fn
+from games.recycle.fast import Fn, draws, uses
+from games.recycle.kinds import CARD
 from games.recycle.syntax import Node
 
 Option = tuple[tuple, list]  # (bindings, [(action, env), ...])
@@ -56,8 +57,14 @@ class Choices(CardSets):
             act = self.action(node, scope)
             return lambda st, env: [((), [(act, env)])]
         if k == "guarded":
-            test, body = self.truth(a[0], scope), self.options(a[1], scope, top=True)
-            return lambda st, env: body(st, env) if test(st, env) else []
+            cond = a[0]
+            if cond.kind == "logic" and cond.args[0] == "and" and len(cond.args) in (3, 4):
+                # (and P Q) or (and P Q R), the usual guards of a part, without a call for the and.
+                tests = [self.truth(x, scope) for x in cond.args[1:]]
+            else:
+                tests = [self.truth(cond, scope)]
+            # A guard that draws is evaluated once per build: build_options may not try plays_of first.
+            return _guarded(tests, self.options(a[1], scope, top=True), offers=not draws(cond))
         if k == "agg" and a[0] == "any" and a[3].kind in ACTION_FORMS:
             _, coll, var, body_node = a
             items = self.collection(coll, scope)
@@ -65,15 +72,36 @@ class Choices(CardSets):
             leaf = self._leaf(body_node, inner)
             if leaf is not None:  # the usual case, made without the general machinery
                 test, act = leaf
+                # A guard that does not read the variable is the same for every item: checked once.
+                once = test is not None and not uses(body_node.args[0], var)
+
+                where = getattr(items, "key", None)  # a location: its cards are read here
 
                 def per_leaf(st, env):
+                    if once and not test(st, env):
+                        return []
+                    if once or test is None:
+                        if env:
+                            return [((item,), [(act, {**env, var: item})]) for item in items(st, env)]
+                        if where is not None:
+                            k = where(st, env)
+                            cards = st.locs.get(k, ())
+                            return [((item,), [(act, {var: item})]) for c in cards for item in ((k, c),)]
+                        return [((item,), [(act, {var: item})]) for item in items(st, env)]
                     out = []
                     for item in items(st, env):
                         bound = {**env, var: item} if env else {var: item}
-                        if test is None or test(st, bound):
+                        if test(st, bound):
                             out.append(((item,), [(act, bound)]))
                     return out
 
+                if inner[var] == CARD and (once or test is None):
+                    # The cards offered, for build_options' plays (see plays_of).
+                    if once:
+                        per_leaf.cards = lambda st, env: items(st, env) if test(st, env) else []
+                    else:
+                        per_leaf.cards = items
+                    per_leaf.act_var = (act, var)
                 return per_leaf
             body = self.options(body_node, inner, top=True)
 
@@ -121,3 +149,39 @@ class Choices(CardSets):
         if node.kind == "guarded" and not self.branches(node.args[1]):
             return self.truth(node.args[0], scope), self.action(node.args[1], scope)
         return None, None
+
+
+def _guarded(tests: list[Fn], body: Options, offers: bool) -> Options:
+    """Return the options of ``body`` when every test holds, else none (one closure for 1 to 3 tests).
+
+    When ``body`` offers cards (``cards``, ``act_var``) and ``offers``, so does the guarded part.
+    """
+    cards = getattr(body, "cards", None) if offers else None
+    if len(tests) == 3:
+        p, q, r = tests
+
+        def guarded(st, env):
+            return body(st, env) if p(st, env) and q(st, env) and r(st, env) else []
+
+        def offered(st, env):
+            return cards(st, env) if p(st, env) and q(st, env) and r(st, env) else []
+    elif len(tests) == 2:
+        p, q = tests
+
+        def guarded(st, env):
+            return body(st, env) if p(st, env) and q(st, env) else []
+
+        def offered(st, env):
+            return cards(st, env) if p(st, env) and q(st, env) else []
+    else:
+        (p,) = tests
+
+        def guarded(st, env):
+            return body(st, env) if p(st, env) else []
+
+        def offered(st, env):
+            return cards(st, env) if p(st, env) else []
+
+    if cards is not None:
+        guarded.cards, guarded.act_var = offered, body.act_var
+    return guarded

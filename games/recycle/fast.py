@@ -8,6 +8,8 @@ are clamped so no value grows without bound.
 
 from __future__ import annotations
 
+import operator
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -66,15 +68,161 @@ def specialized_compare(op: str, a: Fn, b: Fn, left: tuple[bool, Any], right: tu
     return None
 
 
+OPERATOR = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt,
+    ">": operator.gt, "<=": operator.le, ">=": operator.ge,
+}  # fmt: skip
+
+
+def counted_compare(op: str, storage: bool, owner: str | int | tuple, rest: tuple, k: int) -> Fn:
+    """Return ``(OP (size LOCATION) k)`` or ``(OP STORAGE k)`` as one closure (never ``None``: no checks).
+
+    The key is ``(owner, *rest)``: ``owner`` is a constant key (a tuple), ``"current"``
+    (the current player) or a variable's name. The size and the stored number are
+    never ``None``, so ``<`` and ``>`` need no check for it.
+    """
+    test = OPERATOR[op]
+    if storage:
+        (name,) = rest
+        if isinstance(owner, tuple):
+            return lambda st, env: test(st.sto.get(owner, 0), k)
+        if owner == "current":
+            return lambda st, env: test(st.sto.get((st.cycles[-1][0], name), 0), k)
+        return lambda st, env: test(st.sto.get((env.get(owner), name), 0), k)
+    kind, name = rest
+    if isinstance(owner, tuple):
+        return lambda st, env: test(len(st.locs.get(owner, ())), k)
+    if owner == "current":
+        return lambda st, env: test(len(st.locs.get((st.cycles[-1][0], kind, name), ())), k)
+    return lambda st, env: test(len(st.locs.get((env.get(owner), kind, name), ())), k)
+
+
+def sized_compare(op: str, cards: Fn, k: int) -> Fn:
+    """Return ``(OP (size CARDS) k)`` for a collection of cards (a filter, a union) in one closure."""
+    test = OPERATOR[op]
+    return lambda st, env: test(len(cards(st, env)), k)
+
+
+def every_player(want_all: bool, op: str, storage: bool, rest: tuple, k: int) -> Fn:
+    """Return ``(all|any player 'P (OP X k))``, ``X`` the size of ``('P KIND NAME)`` or
+    ``('P sto NAME)`` (``rest`` names it): one closure for the whole loop (every stage's end)."""
+    test = OPERATOR[op]
+    if storage:
+        (name,) = rest
+
+        def check_stored(st, env):
+            sto = st.sto
+            for p in range(st.players):
+                if test(sto.get((p, name), 0), k) != want_all:
+                    return not want_all
+            return want_all
+
+        return check_stored
+    kind, name = rest
+
+    def check_sizes(st, env):
+        locs = st.locs
+        for p in range(st.players):
+            if test(len(locs.get((p, kind, name), ())), k) != want_all:
+                return not want_all
+        return want_all
+
+    return check_sizes
+
+
 def end_card(key: Fn, index: int) -> Fn:
-    """Return the top (``index`` -1) or bottom (0) card of a location, or ``None`` when empty."""
+    """Return the top (``index`` -1) or bottom (0) card of a location, or ``None`` when empty.
+
+    The closure keeps ``at_end = (key, index)`` for ``attribute_at_end``. A key
+    function with a ``fixed`` key (the game's locations) is not called.
+    """
+    fixed = getattr(key, "fixed", None)
+    if fixed is not None:
+
+        def end(st, env):
+            cards = st.locs.get(fixed)
+            return (fixed, cards[index]) if cards else None
+    else:
+
+        def end(st, env):
+            k = key(st, env)
+            cards = st.locs.get(k)
+            return (k, cards[index]) if cards else None
+
+    end.at_end = (key, index)
+    return end
+
+
+def attribute_at_end(table: list, key: Fn, index: int) -> Fn:
+    """Return ``(cardatt ATTR (top|bottom L))``: the attribute from ``table`` of L's end card, or ``None``."""
+    fixed = getattr(key, "fixed", None)
+    if fixed is not None:
+
+        def fixed_end(st, env):
+            cards = st.locs.get(fixed)
+            return table[cards[index]] if cards else None
+
+        return fixed_end
 
     def end(st, env):
-        k = key(st, env)
-        cards = st.locs.get(k)
-        return (k, cards[index]) if cards else None
+        cards = st.locs.get(key(st, env))
+        return table[cards[index]] if cards else None
 
     return end
+
+
+def move_top(source: Fn, dest: Fn) -> Fn:
+    """Return ``(move (top A) (top B))``: A's top card onto B, as the general move does it.
+
+    ``source`` and ``dest`` give the keys of A and B. A card whose destination
+    has no owner (an unbound variable) leaves A and goes nowhere, as in the general move.
+    """
+
+    def move(st, env):
+        cards = st.locs.get(source(st, env))
+        if not cards:
+            return
+        card = cards.pop()
+        to = dest(st, env)
+        if to[0] is not None:
+            pile = st.locs.get(to)
+            if pile is None:
+                st.locs[to] = [card]
+            else:
+                pile.append(card)
+
+    return move
+
+
+def move_many(st: Any, env: dict, source: Fn, dest: Fn, most: int, ticks: int | None, limit: int) -> bool:
+    """Move up to ``most`` top cards of A onto B at once, as that many ``move_top`` would.
+
+    For ``(repeat N move)`` (``ticks`` = N steps) and ``(repeat all move)``
+    (``ticks`` None: one step per card). The keys of A and B do not depend on
+    where cards are, so they stay the same move after move. Returns ``False``,
+    having changed nothing, where one move at a time would differ or stop the
+    game: A is B, B has no owner, or the steps would pass ``limit``.
+    """
+    key = source(st, env)
+    to = dest(st, env)
+    if to == key or to[0] is None:
+        return False
+    cards = st.locs.get(key) or []
+    count = min(len(cards), most)
+    spent = count if ticks is None else ticks
+    if st.steps + spent > limit:
+        return False
+    st.steps += spent
+    if count:
+        moved = cards[-count:]
+        del cards[-count:]
+        moved.reverse()
+        pile = st.locs.get(to)
+        if pile is None:
+            st.locs[to] = moved
+        else:
+            pile.extend(moved)
+    return True
 
 
 def logic(conjunction: bool, parts: list[Fn]) -> Fn:
@@ -94,12 +242,37 @@ def logic(conjunction: bool, parts: list[Fn]) -> Fn:
     return lambda st, env: any(p(st, env) for p in parts)
 
 
+def shuffle_as_random(rng: random.Random, cards: list) -> None:
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does, with no call per card.
+
+    CPython's ``Random.shuffle``: from the last place down, swap with a place
+    drawn below it by ``getrandbits`` (redrawn while out of range). The same
+    seed deals the same cards (tests/games/recycle/test_fast_paths.py checks it).
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def draws(node: Any) -> bool:
+    """Return whether the expression ``node`` draws a random number (each evaluation draws anew)."""
+    return isinstance(node, Node) and (node.kind == "random" or any(draws(arg) for arg in node.args))
+
+
 def uses(node: Any, var: str) -> bool:
-    """Return whether the expression ``node`` reads the variable ``var``."""
+    """Return whether the expression ``node`` reads the variable ``var``, or draws a random number
+    (then it may differ from one evaluation to the next, and each draws: it is not computed once)."""
     if not isinstance(node, Node):
         return False
     if node.kind == "var":
         return node.args[0] == var
+    if node.kind == "random":
+        return True
     return any(uses(arg, var) for arg in node.args)
 
 

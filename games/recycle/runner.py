@@ -12,6 +12,7 @@ seat. The game ends when its own body is done.
 from __future__ import annotations
 
 import time
+from operator import itemgetter
 from typing import Any
 
 from games.cards import CARD_INDEX
@@ -105,10 +106,6 @@ def run(prog: Program, st: RecycleState) -> None:
     st.over, st.choice, st.cache = True, None, None
 
 
-def _is_card(item: Any) -> bool:
-    return isinstance(item, tuple) and isinstance(item[0], tuple)
-
-
 def _render(prog: Program, item: Any) -> Any:
     if isinstance(item, list):  # a collection of cards (an item of tuples, partition...)
         return [prog.names[c[1]] for c in item]
@@ -128,39 +125,85 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
     bound, in order.
     """
     parts, _ = prog.choices[choice]
+    plays = plays_of(prog, st, parts)
+    if plays is not None:
+        return plays
     found = []
     for branch, part in enumerate(parts):
-        for bindings, acts in part(st, {}):
-            if acts:  # an option that would do nothing is no option (CardStock drops it too)
-                found.append((branch, bindings, acts))
+        # An option that would do nothing is no option (CardStock drops it too).
+        options = [option for option in part(st, {}) if option[1]]
+        if options:
+            found.append((branch, options))
     if not found:
         return [], []
-    plays, seen = [], set()
-    order, play_label = prog.order, prog.play_label
-    for _, bindings, acts in found:
-        if len(bindings) != 1 or not _is_card(bindings[0]):
-            break
-        card = bindings[0][1]
-        if order[card] in seen:
-            break
-        seen.add(order[card])
-        plays.append((order[card], play_label[card], acts))
+    plays = []
+    order = prog.order
+    for _, options in found:
+        for bindings, acts in options:
+            if len(bindings) != 1:
+                break
+            item = bindings[0]
+            if type(item) is not tuple or type(item[0]) is not tuple:  # not a card
+                break
+            plays.append((order[item[1]], item[1], acts))
+        else:
+            continue
+        break
     else:
-        plays.sort(key=_first)
-        return [p[1] for p in plays], [p[2] for p in plays]
+        if len({p[0] for p in plays}) == len(plays):  # no card offered twice
+            plays.sort(key=_FIRST)
+            play_label = prog.play_label
+            return [play_label[p[1]] for p in plays], [p[2] for p in plays]
     labels, actions, keys = [], [], set()
-    for branch, bindings, acts in found:
-        label = [branch, *(_render(prog, item) for item in bindings)]
-        key = repr(label)
-        if key not in keys:
-            keys.add(key)
-            labels.append({"choice": label})
-            actions.append(acts)
+    for branch, options in found:
+        for bindings, acts in options:
+            label = [branch, *(_render(prog, item) for item in bindings)]
+            key = repr(label)
+            if key not in keys:
+                keys.add(key)
+                labels.append({"choice": label})
+                actions.append(acts)
     return labels, actions
 
 
-def _first(item: tuple) -> Any:
-    return item[0]
+_FIRST = itemgetter(0)
+
+
+class _Played:
+    """The actions of a choice's card plays, each made only when its card is chosen."""
+
+    __slots__ = ("offered", "parts")
+
+    def __init__(self, offered: list[tuple], parts: list[tuple]) -> None:
+        self.offered = offered  # (card order, card, part), in card order
+        self.parts = parts  # (action, variable) of each part
+
+    def __getitem__(self, index: int) -> list:
+        _, item, part = self.offered[index]
+        act, var = self.parts[part]
+        return [(act, {var: item})]
+
+    def __len__(self) -> int:
+        return len(self.offered)
+
+
+def plays_of(prog: Program, st: RecycleState, parts: list) -> tuple[list[dict], _Played] | None:
+    """Return a choice's moves when every part offers cards (an ``any`` over cards, guarded or not).
+
+    The same moves as ``build_options``' general way: one ``{"play": CARD}`` per
+    card, in card order. ``None`` when a part is of another shape or a card is
+    offered twice (then the general way makes ``choice`` moves).
+    """
+    offers = [getattr(part, "cards", None) for part in parts]
+    if None in offers:
+        return None
+    order = prog.order
+    offered = [(order[item[1]], item, i) for i, cards in enumerate(offers) for item in cards(st, {})]
+    if len({o[0] for o in offered}) != len(offered):
+        return None
+    offered.sort(key=_FIRST)
+    label = prog.play_label
+    return [label[o[1][1]] for o in offered], _Played(offered, [part.act_var for part in parts])
 
 
 _NONE: tuple[list, list] = ([], [])
@@ -213,17 +256,17 @@ def deal_record(prog: Program, st: RecycleState) -> dict:
     ``hands``: each seat's hidden (``iloc``) cards in card order; ``stock``: the
     game's hidden cards, top first; ``pool``: the game's face-up cards.
     """
-    names = prog.names
+    name = prog.names.__getitem__
     hands: list[list[str]] = [[] for _ in range(st.players)]
     stock: list[str] = []
     pool: list[str] = []
     for (owner, kind, _), cards in st.locs.items():
         if kind == "iloc" and 0 <= owner < st.players:
-            hands[owner].extend(names[c] for c in cards)
+            hands[owner].extend(map(name, cards))
         elif kind == "iloc" and owner_label(owner) == "game":
-            stock.extend(names[c] for c in reversed(cards))
+            stock.extend(map(name, reversed(cards)))
         elif kind == "vloc" and owner_label(owner) == "game":
-            pool.extend(names[c] for c in reversed(cards))
+            pool.extend(map(name, reversed(cards)))
     for hand in hands:
         hand.sort(key=lambda name: CARD_INDEX.get(name, 99))
     return {"dealer": 0, "hands": hands, "stock": stock, "pool": pool, "crib": []}

@@ -10,10 +10,22 @@ from __future__ import annotations
 
 import random
 
-from games.recycle.fast import ARITH, COMPARE, Fn, clamp, fibonacci, logic, specialized_compare
+from games.recycle.fast import (
+    ARITH,
+    COMPARE,
+    Fn,
+    attribute_at_end,
+    clamp,
+    counted_compare,
+    fibonacci,
+    logic,
+    sized_compare,
+    specialized_compare,
+)
 from games.recycle.kinds import (
     BOOL,
     CARD,
+    CARDS,
     CARDSETS,
     INT,
     INTS,
@@ -128,7 +140,7 @@ class Values(Kinds):
 
         def total(st, env):
             table = tables(st, mapname(st, env))
-            return sum(table[c] for _, c in cards(st, env))
+            return sum([table[c] for _, c in cards(st, env)])
 
         return total
 
@@ -180,6 +192,9 @@ class Values(Kinds):
         kinds = {self.kind(left, scope), self.kind(right, scope)} - {NOTHING} or {INT}
         test = COMPARE[op]
         if kinds <= {INT, PLAYER}:
+            counted = self._counted(op, left, right, scope)
+            if counted is not None:
+                return counted
             a, b = self.number(left, scope), self.number(right, scope)
         elif kinds == {STR}:
             if op not in ("==", "!="):
@@ -205,6 +220,34 @@ class Values(Kinds):
             lambda st, env: test(a(st, env), b(st, env))
         )
 
+    def _counted(self, op: str, left: Node, right: Node, scope: dict[str, str]) -> Fn | None:
+        """``(OP (size L) N)`` or ``(OP STORAGE N)``, ``N`` a constant, the key's owner the game,
+        the current player or a player variable: one closure (``fast.counted_compare``)."""
+        known, k = self.constant(right)
+        if not known or not isinstance(k, int):
+            return None
+        if left.kind == "size" and self.kind(left.args[0], scope) == CARDS:
+            return sized_compare(op, self.cards(left.args[0], scope), k)
+        if left.kind == "size" and left.args[0].kind in ("game_location", "owned_location"):
+            where, storage = left.args[0], False
+        elif left.kind in ("game_storage", "owned_storage"):
+            where, storage = left, True
+        else:
+            return None
+        if not isinstance(where.args[-1], str):  # a name computed in play: the general way
+            return None
+        if where.kind.startswith("game"):
+            key = (GAME, *where.args)
+            return counted_compare(op, storage, key, where.args, k)
+        owner, *rest = where.args
+        if owner.kind == "player" and owner.args[0] == "current":
+            return counted_compare(op, storage, "current", tuple(rest), k)
+        if owner.kind == "var" and scope.get(owner.args[0]) == PLAYER:
+            counted = counted_compare(op, storage, owner.args[0], tuple(rest), k)
+            counted.per_player = (owner.args[0], op, storage, tuple(rest), k)  # for (all player 'P ...)
+            return counted
+        return None
+
     def string(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile a string: a NAME, ``(cardatt ATTR CARD)`` or a string variable."""
         self.expect(node, scope, STR)
@@ -219,6 +262,9 @@ class Values(Kinds):
                 if card_node.kind == "var" and card_node.args[0] in scope:
                     var = card_node.args[0]
                     return lambda st, env: None if (c := env.get(var)) is None else table[c[1]]
+                at_end = getattr(card, "at_end", None)
+                if at_end is not None:
+                    return attribute_at_end(table, *at_end)
                 return lambda st, env: None if (c := card(st, env)) is None else table[c[1]]
             attr = self.string(attr_node, scope)
             tables = self.p.attribute_tables
@@ -325,7 +371,12 @@ class Values(Kinds):
                 name = self._name(name_arg, scope)
                 return lambda st, env: (GAME, kind, name(st, env))
             key = (GAME, kind, name_arg)
-            return lambda st, env: key
+
+            def fixed(st, env):
+                return key
+
+            fixed.fixed = key  # read without a call by the hot paths (fast.end_card)
+            return fixed
         owner_node, kind, name = node.args
         if not isinstance(name, str):
             who_, name_ = self.owner(owner_node, scope), self._name(name, scope)
