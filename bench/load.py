@@ -585,7 +585,7 @@ def count_queries(game_id: str, moves: int = 40, database_url: str | None = None
 
     def driver_look(table_id: str) -> None:
         """What the bot driver does after a move (bots.BotDriver.poke and _look), synchronously."""
-        change = state.latest(table_id)  # the snapshot the move committed (state.committed_change)
+        change = state.latest(table_id)  # the snapshot the move committed (its TableChanged carries it)
         if change is None or state.seated_by_people(change):
             return
         if turns.server_turns(change):

@@ -97,7 +97,7 @@ def server_shim(stack: contextlib.ExitStack, *, parallel_db: bool = False, yappi
 
 
 def _short(where: str) -> str:
-    """A path as its last two parts: "tables/services.py"."""
+    """A path as its last two parts: "authority/moving.py"."""
     return "/".join(where.split("/")[-2:])
 
 
