@@ -374,6 +374,12 @@ async def seat_table(
     await asyncio.gather(*(asyncio.to_thread(p.login, f"{prefix}{i}") for i, p in enumerate(players)))
     table = await asyncio.to_thread(players[0].create_table, game, seats)
     conns = [await _open_retrying(ws_base, table["ws"], p) for p in players]
+    await sit_and_start(conns)
+    return table, players, conns
+
+
+async def sit_and_start(conns: list[Conn]) -> None:
+    """Each connection sits in the seat of its place in ``conns``; the first (the host) starts the game."""
     for conn in conns:
         await conn.wait_for(lambda m: m.get("type") == "state", 30)
     for i, conn in enumerate(conns):
@@ -385,7 +391,6 @@ async def seat_table(
         30,
     )
     assert started.get("type") == "state", started
-    return table, players, conns
 
 
 async def _open_retrying(ws_base: str, path: str, player: Player, tries: int = 3) -> Conn:

@@ -43,6 +43,7 @@ from tests.ops.harness import (
     free_port,
     is_error,
     play_move,
+    sit_and_start,
     state_at_least,
 )
 from tests.ops.nginx import (
@@ -165,21 +166,7 @@ async def seat_table(site: Deployment, source: str, prefix: str) -> tuple[dict, 
     await asyncio.gather(*(asyncio.to_thread(p.login, f"{prefix}{i}") for i, p in enumerate(players)))
     table = await asyncio.to_thread(players[0].create_table, "hearts", SEATS)
     conns = [await p.open_socket(table["ws"]) for p in players]
-    for conn in conns:
-        await conn.wait_for(lambda m: m.get("type") == "state", 30)
-    for seat, conn in enumerate(conns):
-        reply = await conn.request(
-            {"type": "sit", "seat": seat},
-            lambda m, s=seat: is_error(m) or (m.get("type") == "state" and m["you"]["seat"] == s),
-            30,
-        )
-        assert reply["type"] == "state", reply
-    started = await conns[0].request(
-        {"type": "start"},
-        lambda m: is_error(m) or (m.get("type") == "state" and m["table"]["status"] == "playing"),
-        30,
-    )
-    assert started["type"] == "state", started
+    await sit_and_start(conns)
     return table, players, conns
 
 
