@@ -52,7 +52,10 @@ export function closeTip() {
 
 /** After a state is drawn: show the tip of the moment the player meets now, the first time only. */
 export function onState(ctx) {
-  if (!ctx.seated || !ctx.view || ctx.table.status !== "playing" || !ctx.game.moment) return;
+  if (!ctx.seated || !ctx.view || ctx.table.status !== "playing" || !ctx.game.moment) {
+    closeTip(); // a tip is for a seated player's moment in a running game: one who left has none
+    return;
+  }
   const moment = ctx.game.moment(ctx);
   const text = moment && ctx.info && ctx.info.tips ? ctx.info.tips[moment] : null;
   const id = `${ctx.table.game}:${moment}`;

@@ -30,6 +30,7 @@ def test_after_leaving_the_lobby_is_one_click_away(site_server, new_page, size) 
     assert page.evaluate(IN_VIEW_JS, "#back-to-lobby")
     expect(page.get_by_role("button", name="Take over")).to_have_count(0)
     expect(page.get_by_role("button", name="Take back your seat")).to_have_count(1)
+    expect(page.locator(".tip-text")).to_have_count(0)  # the seat's first-game tip went with the seat
     page.screenshot(path=str(ARTIFACTS / f"after-leave-{size}.png"))
     # Coming back to the page later, the same: the seat names them.
     page.reload()
