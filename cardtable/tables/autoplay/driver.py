@@ -18,7 +18,9 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -123,20 +125,24 @@ class BotDriver:
         (``turns.server_turns``). Every other change (a stand-in arriving, a seat
         taken) comes without a snapshot and is read from the database.
         """
+        if change is not None and state.seated_by_people(change):
+            return
+        self._on_loop(self._poke, table_id, change)
+
+    def _on_loop(self, call: Callable[..., None], *args: Any) -> None:
+        """Run ``call(*args)`` on the driver's loop: now when on it, else soon (a no-op with no loop)."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
-        if change is not None and state.seated_by_people(change):
-            return
         try:
             if asyncio.get_running_loop() is loop:
-                self._poke(table_id, change)
+                call(*args)
                 return
         except RuntimeError:
             pass
         # A fresh context: the caller's (a sync_to_async thread) would make the
         # driver's own database calls look like a deadlock to asgiref.
-        loop.call_soon_threadsafe(self._poke, table_id, change, context=contextvars.Context())
+        loop.call_soon_threadsafe(call, *args, context=contextvars.Context())
 
     def _poke(self, table_id: str, change: state.Snapshot | None = None) -> None:
         if self.stopping:
@@ -156,16 +162,7 @@ class BotDriver:
 
     def watch(self, table_id: str, deadline: datetime | None) -> None:
         """``arm`` from any thread (a no-op when no loop runs in this process)."""
-        loop = self.loop
-        if loop is None or loop.is_closed():
-            return
-        try:
-            if asyncio.get_running_loop() is loop:
-                self.arm(table_id, deadline)
-                return
-        except RuntimeError:
-            pass
-        loop.call_soon_threadsafe(self.arm, table_id, deadline, context=contextvars.Context())
+        self._on_loop(self.arm, table_id, deadline)
 
     async def _read_deadline(self, table_id: str) -> None:
         self.arm(table_id, await database_sync_to_async(clocks.next_deadline)(table_id))
