@@ -1,0 +1,54 @@
+"""Readable names for what a RECYCLE program calls its places and stores.
+
+CardStock's files name things in one uppercase run (``TRICKSWON``,
+``SCOREHAND``, ``POINTSHIGH``); a player should read "Tricks won".
+``readable`` splits such a run into the card-table words it is made of,
+longest first, and leaves any run it cannot split whole.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+_VOCABULARY = """
+    ace aces all eight award basic bet bid blind book books broken bundle bundles called callers card cards
+    cash cat chips clubs coin count court crib deal dealer deck diamonds discard discarded draw duck
+    extra fifth final finished first foreign aid fourth game games got hand hands hearts held hidden
+    high holding hundred imp in jack kings knaves last lead leaster led lied low match meld melds
+    million dollars multiplier negative neg opposition pair pairs partner pass passed passes penalty
+    pick picked picker pile piles play played player points pool precedence prize proc queens quit
+    rank round rounds row rows run score scored scores scoring second seventh shoots short shuffle sixth
+    spades spare stack stealable stock suit sum table taken temp third throw out top total trick
+    tricks trump trumps turn union upcard value values who win wins won
+"""
+_WORDS = frozenset(_VOCABULARY.split())
+_LONGEST = max(len(word) for word in _WORDS)
+
+
+@cache
+def _split(run: str) -> tuple[str, ...] | None:
+    """Split a lowercase run into known words, preferring the fewest words; None if it cannot."""
+    if not run:
+        return ()
+    best: tuple[str, ...] | None = None
+    for end in range(min(len(run), _LONGEST), 0, -1):
+        head = run[:end]
+        if head not in _WORDS:
+            continue
+        rest = _split(run[end:])
+        if rest is not None and (best is None or len(rest) + 1 < len(best)):
+            best = (head, *rest)
+    return best
+
+
+def readable(name: str) -> str:
+    """Return a program's name as words a player reads: ``TRICKSWON`` becomes ``Tricks won``."""
+    words: list[str] = []
+    for part in re.split(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])", name.strip()):
+        if not part:
+            continue
+        lower = part.lower()
+        words.extend(_split(lower) or (lower,))
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
