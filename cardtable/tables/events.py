@@ -74,13 +74,30 @@ class SeatAway:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchFinished:
+    """A game at a table reached its end and its result was committed (not an abandoned one)."""
+
+    table_id: str
+    match_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class ServerStopping:
     """The server is stopping: work in flight may take ``timeout`` seconds to finish, and none starts."""
 
     timeout: float
 
 
-Event = TableChanged | MoveCommitting | ChatPosted | DeadlineSet | TableOpened | SeatAway | ServerStopping
+Event = (
+    TableChanged
+    | MoveCommitting
+    | ChatPosted
+    | DeadlineSet
+    | TableOpened
+    | SeatAway
+    | MatchFinished
+    | ServerStopping
+)
 E = TypeVar("E", bound=Event)
 Handler = Callable[[Any], "Awaitable[None] | None"]
 

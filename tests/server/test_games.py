@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
+from cardtable.tables import events
 from cardtable.tables.authority import seating
 from cardtable.tables.models import Match, Table
 from games import GAMES, get_game
@@ -51,12 +52,14 @@ async def watch(client: Client) -> None:
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-async def test_whole_game_over_websockets(game_id: str, settings: Any) -> None:
+async def test_whole_game_over_websockets(game_id: str, settings: Any, monkeypatch: Any) -> None:
     # The seats answer as fast as the server does, far faster than a person: the
     # message allowance (WS_RATE) and the sync allowance (each refused move is
     # answered with a sync), both tested in test_rate_limits, are not what is tested here.
     settings.WS_RATE = settings.WS_BURST = 10_000.0
     settings.RATE_LIMITS_ON = False
+    finished: list[events.MatchFinished] = []
+    monkeypatch.setitem(events._handlers, events.MatchFinished, [finished.append])
     game = get_game(game_id)
     seats = game.info.default_players
     humans = max(1, seats - 1)
@@ -86,6 +89,7 @@ async def test_whole_game_over_websockets(game_id: str, settings: Any) -> None:
     assert table.status == "finished"
     match = await database_sync_to_async(Match.objects.get)(table=table, number=1)
     assert match.result is not None and match.finished is not None
+    assert finished == [events.MatchFinished(table.pk, match.pk)]
     final = clients[0].state
     assert final["view"]["result"] == match.result
     # The stored state is exactly the one rebuilt from the seed and the log.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -18,6 +19,7 @@ from cardtable.tables.authority.checks import (
 from cardtable.tables.authority.commit import locked_table, save_changed
 from cardtable.tables.authority.known import apply_on_known
 from cardtable.tables.errors import TableError
+from cardtable.tables.events import MatchFinished, emit
 from cardtable.tables.models import Match, MoveRecord, Player, Table
 from games import get_game
 from games.engine import GameError
@@ -113,6 +115,8 @@ def apply_locked(
             match.result["left"] = sorted({d["seat"] for d in match.left})
         match.finished = timezone.now()
         match.save(update_fields=["result", "finished"])
+        finished = MatchFinished(table.id, match.pk)
+        transaction.on_commit(lambda: emit(finished))
     # Several seats acting at once, and others still to act after this move: the clock runs on.
     keep = table.status == Table.PLAYING and set(game.to_act(state)) < set(to_act)
     if by == MoveRecord.TIMEOUT:
