@@ -35,19 +35,20 @@ log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()
 
-# The bots are fixed reference players: set by level, the same in every game, never
-# updated. The levels are a ladder ``REFERENCE_STEP`` apart with ``normal`` at a new
-# player's mu; their small sigma says the reference is known, so a game against bots
-# moves the person's rating and not the bot's.
-REFERENCE_STEP = 5.0
+# The bots are fixed reference players, never updated: set by level, the same in every
+# game. ``normal`` stands where a new player starts; ``random`` far below, since in every
+# game ``easy`` beats ``random`` by the widest margin docs/bots.md measures; ``hard`` a
+# step above ``normal``. A small sigma says the reference is known, so a game against
+# bots moves the person's rating, not the bot's. A level missing here is left out of a game.
+REFERENCE_MU = {"random": 15.0, "easy": 22.0, "normal": 25.0, "hard": 28.0}
 REFERENCE_SIGMA = 1.0
 
 
 def bot_rating(level: str) -> tuple[float, float] | None:
-    """A bot level's fixed (mu, sigma); ``None`` for a level the site no longer has."""
-    if level not in LEVELS:
+    """A bot level's fixed (mu, sigma); ``None`` for a level without a reference."""
+    if level not in REFERENCE_MU or level not in LEVELS:
         return None
-    return MODEL.mu + REFERENCE_STEP * (LEVELS.index(level) - LEVELS.index("normal")), REFERENCE_SIGMA
+    return REFERENCE_MU[level], REFERENCE_SIGMA
 
 
 def ordinal(mu: float, sigma: float) -> float:

@@ -29,7 +29,7 @@ def test_the_winner_goes_up_the_loser_down_and_the_bots_stay() -> None:
     # Bots are never stored, and their reference rows are what they were.
     assert Rating.objects.count() == 2
     assert bot_rows() == references
-    assert bot_rating("hard") == (MODEL.mu + 5.0, 1.0)
+    assert bot_rating("hard") == (28.0, 1.0) and bot_rating("normal") == (MODEL.mu, 1.0)
     changes = RatedMatch.objects.get().changes
     assert {c["player"]: c["rank"] for c in changes} == {ann.pk: 0, bob.pk: 3}
 
