@@ -1,4 +1,4 @@
-"""Run pytest on PostgreSQL and Redis: ``python -m tests.on_services tests/server tests/dashboard``.
+"""Run pytest on PostgreSQL and Redis: ``python -m tests.on_services tests/server tests/ratings``.
 
 `make test` runs the server, dashboard and ratings suites a second time this way, so every
 query, row lock and channel-layer message they make also runs on the real
