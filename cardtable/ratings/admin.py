@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from cardtable.ratings.models import RatedMatch, Rating
+from cardtable.ratings.models import RatedMatch, Rating, RatingChange
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -36,6 +36,24 @@ class RatingAdmin(ReadOnly):
     ordering = ["game", "-ordinal"]
 
 
+class ChangeInline(admin.TabularInline):
+    """Each registered player's rank and rating before and after the game, read-only."""
+
+    model = RatingChange
+    fields = ["player", "rank", "mu_before", "sigma_before", "mu", "sigma"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """No one adds a change by hand."""
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """No one changes a change by hand."""
+        return False
+
+
 @admin.register(RatedMatch)
 class RatedMatchAdmin(ReadOnly):
     """The games that changed ratings, with each player's rating before and after."""
@@ -43,3 +61,4 @@ class RatedMatchAdmin(ReadOnly):
     list_display = ["match", "game", "finished"]
     list_filter = ["game"]
     ordering = ["-finished"]
+    inlines = [ChangeInline]

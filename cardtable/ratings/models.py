@@ -1,4 +1,4 @@
-"""The ratings' records: each registered player's rating per game, the games rated, and a lock per game.
+"""The ratings' records: each registered player's rating per game, the games rated and what each changed.
 
 Every row follows from the game records (``Match``) alone: ``manage.py
 rebuild_ratings`` deletes them and replays every finished game in order, and
@@ -35,16 +35,12 @@ class Rating(models.Model):
 
 
 class RatedMatch(models.Model):
-    """A finished game that changed ratings: each registered entrant's rating before and after.
-
-    Its existence is what makes rating a game happen once. ``changes``:
-    ``[{"player", "rank", "before": [mu, sigma], "after": [mu, sigma]}]``.
-    """
+    """A finished game that changed ratings; its existence is what makes rating a game happen once."""
 
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="rated")
     game = models.CharField(max_length=32)
+    # The match's finish time, copied: the order games are rated in is (finished, match).
     finished = models.DateTimeField()
-    changes = models.JSONField(default=list)
 
     class Meta:
         ordering = ["finished", "match"]
@@ -52,6 +48,29 @@ class RatedMatch(models.Model):
 
     def __str__(self) -> str:
         return f"ratings of {self.match}"
+
+
+class RatingChange(models.Model):
+    """One registered player's rating before and after one rated game, and their rank in it (0 best).
+
+    A player's current ``Rating`` is their last change's ``mu`` and ``sigma``: so the
+    ratings can be wound back to any game and replayed from there.
+    """
+
+    rated = models.ForeignKey(RatedMatch, on_delete=models.CASCADE, related_name="changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        ordering = ["rated", "player"]
+        constraints = [models.UniqueConstraint(fields=["rated", "player"], name="one_change_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.rated}"
 
 
 class RatedGame(models.Model):

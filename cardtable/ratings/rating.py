@@ -24,7 +24,7 @@ from django.db.models import Q
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from cardtable.ratings.entrants import BOT, PLAYER, Entrant, entrants
-from cardtable.ratings.models import RatedGame, RatedMatch, Rating
+from cardtable.ratings.models import RatedGame, RatedMatch, Rating, RatingChange
 from cardtable.tables.events import MatchFinished
 from cardtable.tables.models import Match, Player
 from games import get_game
@@ -104,26 +104,26 @@ def rate_one(match: Match) -> RatedMatch | None:
             teams.append([MODEL.rating(mu=held.mu, sigma=held.sigma)])
         else:  # a guest, or a registered player's first game: a new player's rating
             teams.append([MODEL.rating()])
-    rated = MODEL.rate(teams, ranks=[e.rank for e in found])
-    changes = []
-    for entrant, before, (after,) in zip(found, teams, rated, strict=True):
+    after = MODEL.rate(teams, ranks=[e.rank for e in found])
+    rated = RatedMatch.objects.create(match=match, game=match.game, finished=match.finished)
+    for entrant, (before,), (new,) in zip(found, teams, after, strict=True):
         if entrant.player not in registered:
             continue  # bots stay fixed; guests are not stored
+        RatingChange.objects.create(
+            rated=rated,
+            player_id=entrant.player,
+            rank=entrant.rank,
+            mu_before=before.mu,
+            sigma_before=before.sigma,
+            mu=new.mu,
+            sigma=new.sigma,
+        )
         rating = current.get(entrant.player) or Rating(player_id=entrant.player, game=match.game)
-        rating.mu, rating.sigma = after.mu, after.sigma
-        rating.ordinal = ordinal(after.mu, after.sigma)
+        rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, ordinal(new.mu, new.sigma)
         rating.games += 1
         rating.updated = match.finished
         rating.save()
-        changes.append(
-            {
-                "player": entrant.player,
-                "rank": entrant.rank,
-                "before": [before[0].mu, before[0].sigma],
-                "after": [after.mu, after.sigma],
-            }
-        )
-    return RatedMatch.objects.create(match=match, game=match.game, finished=match.finished, changes=changes)
+    return rated
 
 
 def lock_games(games: Iterable[str]) -> None:
@@ -134,13 +134,20 @@ def lock_games(games: Iterable[str]) -> None:
     list(RatedGame.objects.select_for_update().filter(game__in=names).order_by("game"))
 
 
+def from_key(match: Match | RatedMatch, strict: bool) -> Q:
+    """The games finished after ``match`` in rating order (``strict``), or from it on."""
+    pk = match.pk if isinstance(match, Match) else match.match_id
+    same = Q(finished=match.finished, pk__gt=pk) if strict else Q(finished=match.finished, pk__gte=pk)
+    return Q(finished__gt=match.finished) | same
+
+
 def rate_finished(match_id: int) -> None:
     """Rate a game that just finished, and any earlier one of its game left unrated, in order.
 
     Idempotent: a game is rated once. A game whose finish time comes before a game
     already rated (two tables finishing at once, committed in the other order)
-    makes its game's ratings replay from the start, so the order stays that of the
-    finish times and the figures those a rebuild gives.
+    winds its game's ratings back to it and rates it and the later ones again, so
+    the order stays that of the finish times and the figures those a rebuild gives.
     """
     game = Match.objects.filter(pk=match_id).values_list("game", flat=True).first()
     if game is None:
@@ -152,29 +159,56 @@ def rate_finished(match_id: int) -> None:
             return
         last = RatedMatch.objects.filter(game=game).order_by("-finished", "-match").first()
         if last is not None and (match.finished, match.pk) < (last.finished, last.match_id):
-            replay([game])
+            replay(game, match)
             return
         pending = Match.objects.filter(rated_matches(), game=game, rated__isnull=True)
         if last is not None:
-            pending = pending.filter(
-                Q(finished__gt=last.finished) | Q(finished=last.finished, pk__gt=last.match_id)
-            )
+            pending = pending.filter(from_key(last, strict=True))
         for each in pending.order_by("finished", "pk"):
             rate_one(each)
 
 
-def replay(games: Iterable[str]) -> int:
-    """Delete these games' ratings and rate every finished game of them again, in order; return how many.
+def unwind(game: str, since: Match | None) -> None:
+    """Take back the ratings of ``game``'s games from ``since`` on (all of them for ``None``).
 
-    The caller holds the games' locks, inside a transaction.
+    Each player's rating goes back to their last change left: its ``mu`` and
+    ``sigma``, exactly as they were stored then.
     """
-    games = sorted(set(games))
-    Rating.objects.filter(game__in=games).delete()
-    RatedMatch.objects.filter(game__in=games).delete()
-    rated = 0
-    for match in Match.objects.filter(rated_matches(), game__in=games).order_by("finished", "pk"):
-        rated += rate_one(match) is not None
-    return rated
+    later = RatedMatch.objects.filter(game=game)
+    if since is not None:
+        later = later.filter(
+            Q(finished__gt=since.finished) | Q(finished=since.finished, match_id__gte=since.pk)
+        )
+    players = set(RatingChange.objects.filter(rated__in=later).values_list("player_id", flat=True))
+    later.delete()
+    if since is None:
+        Rating.objects.filter(game=game).delete()
+        return
+    for player in players:
+        kept = RatingChange.objects.filter(rated__game=game, player_id=player).select_related("rated")
+        last = kept.order_by("-rated__finished", "-rated__match_id").first()
+        if last is None:
+            Rating.objects.filter(game=game, player_id=player).delete()
+            continue
+        Rating.objects.filter(game=game, player_id=player).update(
+            mu=last.mu,
+            sigma=last.sigma,
+            ordinal=ordinal(last.mu, last.sigma),
+            games=kept.count(),
+            updated=last.rated.finished,
+        )
+
+
+def replay(game: str, since: Match | None = None) -> int:
+    """Rate ``game``'s finished games again from ``since`` on (all for ``None``), in order; return how many.
+
+    The caller holds the game's lock, inside a transaction.
+    """
+    unwind(game, since)
+    matches = Match.objects.filter(rated_matches(), game=game)
+    if since is not None:
+        matches = matches.filter(from_key(since, strict=False))
+    return sum(rate_one(match) is not None for match in matches.order_by("finished", "pk"))
 
 
 def rebuild(games: Iterable[str] | None = None) -> int:
@@ -185,7 +219,7 @@ def rebuild(games: Iterable[str] | None = None) -> int:
             games = {*played, *Rating.objects.values_list("game", flat=True)}
         games = sorted(set(games))
         lock_games(games)
-        return replay(games)
+        return sum(replay(game) for game in games)
 
 
 def on_match_finished(event: MatchFinished) -> None:

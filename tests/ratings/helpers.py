@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from cardtable.ratings.models import RatingChange
 from cardtable.tables import events
 from cardtable.tables.models import Match, Player, Table
 
@@ -65,3 +66,9 @@ def record(
     if emit:
         events.emit(events.MatchFinished(table.pk, match.pk))
     return match
+
+
+def ranks_rated(match: Match | None = None) -> dict[int, int]:
+    """Each registered player's rank in a rated game (the only one when ``match`` is ``None``)."""
+    changes = RatingChange.objects.all() if match is None else RatingChange.objects.filter(rated__match=match)
+    return dict(changes.values_list("player_id", "rank"))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from cardtable.ratings.entrants import BOT, PLAYER, Entrant, entrants, final_holder
-from cardtable.ratings.models import RatedMatch, Rating
+from cardtable.ratings.models import Rating
 from cardtable.ratings.rating import MODEL
-from tests.ratings.helpers import member, record, seat_of
+from tests.ratings.helpers import member, ranks_rated, record, seat_of
 
 
 def test_a_seat_nobody_left_is_its_first_holders() -> None:
@@ -67,5 +67,4 @@ def test_leaving_a_won_game_still_loses_and_the_taker_wins() -> None:
     assert match.seats[0] == seat_of(0, ann)
     stored = {r.player_id: r for r in Rating.objects.filter(game="hearts")}
     assert stored[cy.pk].mu > MODEL.mu > stored[bob.pk].mu > stored[ann.pk].mu
-    ranks = {c["player"]: c["rank"] for c in RatedMatch.objects.get().changes}
-    assert ranks == {cy.pk: 0, bob.pk: 2, ann.pk: 3}
+    assert ranks_rated(match) == {cy.pk: 0, bob.pk: 2, ann.pk: 3}

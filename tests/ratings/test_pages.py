@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from cardtable.ratings.models import Rating
+from cardtable.ratings.models import RatedMatch, Rating
 from cardtable.ratings.rating import bot_rating, ordinal
 from cardtable.ratings.summary import rating_for
 from games import GAMES
@@ -112,6 +112,9 @@ def test_the_admin_shows_ratings_read_only(played: dict) -> None:
     listing = staff.get("/admin/ratings/rating/")
     assert listing.status_code == 200 and "Ann" in listing.content.decode()
     assert staff.get("/admin/ratings/ratedmatch/").status_code == 200
+    rated = RatedMatch.objects.first()
+    shown = staff.get(f"/admin/ratings/ratedmatch/{rated.pk}/change/")  # type: ignore[union-attr]
+    assert shown.status_code == 200 and "Bob" in shown.content.decode()
     assert staff.get("/admin/ratings/rating/add/").status_code == 403
     ann = Rating.objects.get(player=played["ann"])
     change = staff.post(f"/admin/ratings/rating/{ann.pk}/change/", {"mu": "99", "sigma": "1", "games": "9"})

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from cardtable.ratings.models import RatedMatch, Rating
+from cardtable.ratings.models import RatedMatch, Rating, RatingChange
 from cardtable.tables.authority import moving, seating
 from cardtable.tables.models import Match, MoveRecord, Table
 from games import get_game
-from tests.ratings.helpers import member
+from tests.ratings.helpers import member, ranks_rated
 from tests.server.helpers import short_options
 
 pytestmark = pytest.mark.django_db
@@ -45,11 +45,12 @@ def test_a_game_played_with_a_takeover_is_rated_as_recorded(django_capture_on_co
     match = Match.objects.get(table=table)
     assert match.result is not None and match.left[0]["taken_by"] == cy.pk
     ranks = get_game("hearts").info.ranks(match.result["scores"])
-    changes = {c["player"]: c for c in RatedMatch.objects.get(match=match).changes}
-    assert {p: c["rank"] for p, c in changes.items()} == {ann.pk: ranks[0], cy.pk: ranks[1], bob.pk: 3}
+    assert ranks_rated(match) == {ann.pk: ranks[0], cy.pk: ranks[1], bob.pk: 3}
+    changes = {c.player_id: c for c in RatingChange.objects.filter(rated__match=match)}
     stored = {r.player_id: r for r in Rating.objects.filter(game="hearts")}
     assert set(stored) == {ann.pk, bob.pk, cy.pk}
-    assert all(r.games == 1 and [r.mu, r.sigma] == changes[p]["after"] for p, r in stored.items())
+    for player, held in stored.items():
+        assert held.games == 1 and (held.mu, held.sigma) == (changes[player].mu, changes[player].sigma)
     assert stored[bob.pk].mu < 25.0  # leaving lost
 
 

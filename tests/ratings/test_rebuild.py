@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from cardtable.ratings.models import RatedMatch, Rating
+from cardtable.ratings.models import RatedMatch, Rating, RatingChange
 from cardtable.tables import events
 from cardtable.tables.models import Match, Player
 from games.bots import LEVELS
@@ -18,13 +18,18 @@ from tests.ratings.helpers import guest, member, record
 pytestmark = pytest.mark.django_db
 
 
-def snapshot() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+def snapshot() -> tuple[list[tuple[Any, ...]], ...]:
     """Every stored figure: the ratings (floats compared exactly) and each rated game's changes."""
     ratings = sorted(
         Rating.objects.values_list("player_id", "game", "mu", "sigma", "ordinal", "games", "updated")
     )
-    rated = sorted(RatedMatch.objects.values_list("match_id", "game", "finished", "changes"))
-    return ratings, rated
+    rated = sorted(RatedMatch.objects.values_list("match_id", "game", "finished"))
+    changes = sorted(
+        RatingChange.objects.values_list(
+            "rated__match_id", "player_id", "rank", "mu_before", "sigma_before", "mu", "sigma"
+        )
+    )
+    return ratings, rated, changes
 
 
 def season(rng: random.Random, emit: bool) -> list[Match]:
@@ -81,13 +86,31 @@ def test_games_told_out_of_order_are_rated_in_order_of_finish() -> None:
     rebuilt()
     assert snapshot() == told
     # In order of finish time: each player's game starts from the rating their previous game left.
-    last: dict[tuple[int, str], list[float]] = {}
-    for rated in RatedMatch.objects.order_by("finished", "match"):
-        for change in rated.changes:
-            key = (change["player"], rated.game)
-            assert change["before"] == last.get(key, [25.0, 25.0 / 3])
-            last[key] = change["after"]
+    last: dict[tuple[int, str], tuple[float, float]] = {}
+    for change in RatingChange.objects.select_related("rated").order_by("rated__finished", "rated__match"):
+        key = (change.player_id, change.rated.game)
+        assert (change.mu_before, change.sigma_before) == last.get(key, (25.0, 25.0 / 3))
+        last[key] = (change.mu, change.sigma)
     assert len(last) >= 8
+
+
+def test_a_game_committed_late_winds_back_only_the_games_after_it() -> None:
+    ann, bob, cy = member("Ann"), member("Bob"), member("Cy")
+    first = record("hearts", [ann, bob, "easy"], [10, 90, 50], minute=0)
+    # Its result committed last, though it finished before the third game: unfinished till then.
+    late = record("hearts", [bob, cy, "hard"], [10, 90, 50], minute=1, emit=False)
+    Match.objects.filter(pk=late.pk).update(finished=None)
+    third = record("hearts", [cy, ann, "normal"], [10, 90, 50], minute=2)
+    kept, replaced = RatedMatch.objects.get(match=first).pk, RatedMatch.objects.get(match=third).pk
+    assert Rating.objects.get(player=bob).games == 1
+    Match.objects.filter(pk=late.pk).update(finished=late.finished)
+    events.emit(events.MatchFinished(late.table_id, late.pk))
+    assert RatedMatch.objects.get(match=first).pk == kept  # before it: left as it was
+    assert RatedMatch.objects.get(match=third).pk != replaced  # after it: rated again
+    assert Rating.objects.get(player=bob).games == 2
+    told = snapshot()
+    rebuilt()
+    assert snapshot() == told
 
 
 def test_a_rebuild_of_one_game_leaves_the_others() -> None:

@@ -8,7 +8,7 @@ from cardtable.ratings import rating as updates
 from cardtable.ratings.models import RatedMatch, Rating
 from cardtable.ratings.rating import MODEL, bot_rating
 from cardtable.ratings.summary import bot_rows
-from tests.ratings.helpers import guest, member, record
+from tests.ratings.helpers import guest, member, ranks_rated, record
 
 pytestmark = pytest.mark.django_db
 
@@ -30,8 +30,8 @@ def test_the_winner_goes_up_the_loser_down_and_the_bots_stay() -> None:
     assert Rating.objects.count() == 2
     assert bot_rows() == references
     assert bot_rating("hard") == (28.0, 1.0) and bot_rating("normal") == (MODEL.mu, 1.0)
-    changes = RatedMatch.objects.get().changes
-    assert {c["player"]: c["rank"] for c in changes} == {ann.pk: 0, bob.pk: 3}
+    assert RatedMatch.objects.count() == 1
+    assert ranks_rated() == {ann.pk: 0, bob.pk: 3}
 
 
 def test_beating_a_stronger_bot_gains_more_than_a_weaker_one() -> None:
@@ -83,8 +83,7 @@ def test_tied_players_share_a_rank() -> None:
     ann, bob, cy = member("Ann"), member("Bob"), member("Cy")
     record("hearts", [ann, bob, cy], [20, 20, 70])
     assert rating(ann).mu == rating(bob).mu > MODEL.mu > rating(cy).mu
-    ranks = {c["player"]: c["rank"] for c in RatedMatch.objects.get().changes}
-    assert ranks == {ann.pk: 0, bob.pk: 0, cy.pk: 2}
+    assert ranks_rated() == {ann.pk: 0, bob.pk: 0, cy.pk: 2}
 
 
 def test_a_tie_is_not_a_win() -> None:
