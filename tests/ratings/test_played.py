@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from cardtable.ratings.models import RatedMatch, Rating, RatingChange
+from cardtable.tables import events
 from cardtable.tables.authority import moving, seating
 from cardtable.tables.models import Match, MoveRecord, Table
 from games import get_game
@@ -66,3 +67,21 @@ def test_a_game_with_no_registered_player_played_to_its_end_is_not_rated(
         play(table.pk, random.Random(5))
     assert Match.objects.get(table=table).result is not None
     assert not RatedMatch.objects.exists() and not Rating.objects.exists()
+
+
+def test_the_final_state_goes_out_before_the_game_is_rated(
+    django_capture_on_commit_callbacks: Any, monkeypatch: Any
+) -> None:
+    heard: list[tuple[str, int]] = []
+    changed, finished = ("changed", lambda e: e.version), ("finished", lambda e: 0)
+    for kind, (name, number) in ((events.TableChanged, changed), (events.MatchFinished, finished)):
+        monkeypatch.setitem(events._handlers, kind, [lambda e, n=name, f=number: heard.append((n, f(e)))])
+    ann = member("Ann")
+    with django_capture_on_commit_callbacks(execute=True):
+        table = seating.create_table(ann, "hearts", 3, short_options("hearts"))
+        seating.add_bot(table.pk, ann, 1, "random")
+        seating.add_bot(table.pk, ann, 2, "random")
+        seating.start(table.pk, ann)
+        play(table.pk, random.Random(6))
+    final = Table.objects.get(pk=table.pk).version
+    assert heard[-2:] == [("changed", final), ("finished", 0)]
