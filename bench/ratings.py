@@ -84,6 +84,7 @@ def main() -> None:
     print(f"told late (10 games after it): {ms(told)}, {told / one:.1f}x one game in order")
 
     def figures() -> tuple[list, list]:
+        """Every rating and every change, floats exact."""
         ratings = sorted(Rating.objects.values_list("player_id", "mu", "sigma", "games", "updated"))
         changes = sorted(RatingChange.objects.values_list("rated__match_id", "player_id", "mu", "sigma"))
         return ratings, changes
