@@ -1,11 +1,11 @@
 """Rating finished games with openskill: the model, the bots' fixed ratings, the update and the rebuild.
 
-The model is openskill's Plackett-Luce (Weng and Lin's Bayesian approximation
-of a full ranking): it rates any number of players in one game from their
-finishing order, ties included, which is what a game of Hearts or Ninety-Eight
-gives; a two-player model (Elo, or openskill's Bradley-Terry and Thurstone-Mosteller
-pairs) would break a four-player finish into pairs and count it several times.
-Its defaults stand: a new player is mu 25, sigma 25/3, displayed as the
+The model is openskill's Plackett-Luce (Weng and Lin's Bayesian approximation):
+it takes a game's whole finishing order, any number of players, ties included,
+which is what a game of Hearts or Ninety-Eight gives, as one observation, where
+openskill's Bradley-Terry and Thurstone-Mosteller models compare the entrants
+pair by pair (their "part" variants only neighbours in the order) and Elo rates
+two players. Its defaults stand: a new player is mu 25, sigma 25/3, displayed as the
 ordinal mu - 3 sigma (docs/ratings.md).
 
 Every game is rated from its record alone (``entrants``), one game at a time per
@@ -16,7 +16,6 @@ updates gave, to the last bit.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 
 from django.db import transaction
@@ -30,8 +29,6 @@ from cardtable.tables.models import Match, Player
 from games import get_game
 from games.bots import LEVELS
 from games.engine import GameError
-
-log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()
 
