@@ -45,7 +45,7 @@ run: $(VENV)/.installed-run
 # collects nothing, exit code 5) stops `make test`:
 # - the suite on SQLite and the in-memory channel layer (tests marked redis or
 #   postgres use those servers: tests/server/test_daphne.py runs two Daphnes on them);
-# - the server and dashboard suites again on PostgreSQL + Redis (tests/on_services.py
+# - the server, dashboard and ratings suites again on PostgreSQL + Redis (tests/on_services.py
 #   sets DATABASE_URL, a test database of this run's own, and REDIS_URL);
 # - the browser tests (tests/browser/), in a process of their own: Playwright's sync
 #   API holds an event loop in its process while it runs.
@@ -59,7 +59,7 @@ test-main: $(VENV)/.installed-test
 	python -m pytest --ignore=tests/browser --durations=15
 
 test-services: $(VENV)/.installed-test
-	python -m tests.on_services tests/server tests/dashboard --ignore=tests/server/test_settings.py
+	python -m tests.on_services tests/server tests/dashboard tests/ratings --ignore=tests/server/test_settings.py
 
 test-browser: $(VENV)/.installed-test
 	python -m pytest tests/browser --durations=10

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "channels",
     "cardtable.tables",
     "cardtable.dashboard",
+    "cardtable.ratings",
 ]
 
 # The pages (lobby, table) live in their own app when it exists.

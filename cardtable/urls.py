@@ -1,4 +1,4 @@
-"""The project's URLs: the admin, the JSON API and, when present, the pages."""
+"""The project's URLs: the admin, the dashboard, the leaderboards, the JSON API and the pages."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -6,6 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("cardtable.dashboard.urls")),  # before the API's catch-all
+    path("", include("cardtable.ratings.urls")),  # so is this
     path("", include("cardtable.tables.urls")),
 ]
 

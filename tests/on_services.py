@@ -1,6 +1,6 @@
-"""Run pytest on PostgreSQL and Redis: ``python -m tests.on_services tests/server tests/dashboard``.
+"""Run pytest on PostgreSQL and Redis: ``python -m tests.on_services tests/server tests/ratings``.
 
-`make test` runs the server and dashboard suites a second time this way, so every
+`make test` runs the server, dashboard and ratings suites a second time this way, so every
 query, row lock and channel-layer message they make also runs on the real
 backends, and a failing test is named in the output like any other. The settings
 reach the tests through the environment (cardtable/settings.py):

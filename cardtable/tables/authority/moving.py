@@ -107,7 +107,8 @@ def apply_locked(
         table.seats.filter(index=seat).exclude(timeouts=0, stand_in=False).update(timeouts=0, stand_in=False)
     table.state = game.to_json(state)
     fields = ["state"]
-    if game.is_over(state):
+    over = game.is_over(state)
+    if over:
         table.status = Table.FINISHED
         fields.append("status")
         match.result = game.result(state)
@@ -115,19 +116,23 @@ def apply_locked(
             match.result["left"] = sorted({d["seat"] for d in match.left})
         match.finished = timezone.now()
         match.save(update_fields=["result", "finished"])
-        finished = MatchFinished(table.id, match.pk)
-        transaction.on_commit(lambda: emit(finished))
     # Several seats acting at once, and others still to act after this move: the clock runs on.
     keep = table.status == Table.PLAYING and set(game.to_act(state)) < set(to_act)
     if by == MoveRecord.TIMEOUT:
         fields.append("last_timeout")  # set by turns.expire: the state says whom the server moved for
-    return save_changed(
+    version = save_changed(
         table,
         fields,
         keep_deadline=keep,
         clear_timeout=by in (MoveRecord.HUMAN, MoveRecord.ADMIN),
         match=(match.pk, match.last_seq) if announce else None,
     )
+    if over:
+        # Registered after save_changed's wake: the final state goes out to the seats
+        # before the jobs that follow a finished game (the ratings) run in this thread.
+        finished = MatchFinished(table.id, match.pk)
+        transaction.on_commit(lambda: emit(finished))
+    return version
 
 
 def check_version(table: Table, match: Match, seat: int, version: object) -> None:

@@ -1,0 +1,1 @@
+"""Skill ratings per game for registered players (openskill), their leaderboards and their rebuild."""
