@@ -6,8 +6,8 @@ at every choice, a forced one included, it tries each legal move in
 seen (``determinize``), and keeps each seat's mean final rank per move. It
 plays the move with its own best mean rank (the first of equals) and records,
 as CardStock's ``RecordHeuristics`` does, the lead view (every seat's rank
-estimate after that move, as its lead file wrote it) and the spread (its best move's rank estimate minus
-its worst's: 0 at a forced choice).
+estimate after that move, as its lead file wrote it) and the spread (its best
+move's rank estimate minus its worst's: 0 at a forced choice).
 """
 
 from __future__ import annotations
