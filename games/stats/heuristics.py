@@ -25,6 +25,17 @@ def rank_estimate(mean_rank: float, players: int) -> float:
     return (players - 1 - mean_rank) / (players - 1)
 
 
+def as_written(value: float) -> float:
+    """Return ``value`` as CardStock's lead file holds it, the form its notebook compared.
+
+    The file was written with .NET Framework's ``Double.ToString()``, which keeps
+    15 significant digits: ``2.5/3`` (a four-player winner's estimate after 5 wins
+    in 10 playouts, ``0.8333333333333334``) is read back as ``0.833333333333333``,
+    just below the drama threshold ``0.8333333333333333``.
+    """
+    return float(f"{value:.15g}")
+
+
 def first_place_credit(ranks: Sequence[int], seat: int) -> float:
     """Return ``seat``'s share of the win: ``1/k`` when it is one of ``k`` seats sharing first
     place, else 0 (CardStock's ``ParseEngine`` ``playerFirst``)."""

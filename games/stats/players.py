@@ -6,8 +6,8 @@ at every choice, a forced one included, it tries each legal move in
 seen (``determinize``), and keeps each seat's mean final rank per move. It
 plays the move with its own best mean rank (the first of equals) and records,
 as CardStock's ``RecordHeuristics`` does, the lead view (every seat's rank
-estimate after that move) and the spread (its best move's rank estimate minus
-its worst's: 0 at a forced choice).
+estimate after that move, as its lead file wrote it) and the spread (its best
+move's rank estimate minus its worst's: 0 at a forced choice).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import Game, Move
-from games.stats.heuristics import rank_estimate
+from games.stats.heuristics import as_written, rank_estimate
 
 
 @dataclass
@@ -57,23 +57,26 @@ class SearchPlayer:
         """Return the move with the best mean rank for ``seat`` and record the estimates.
 
         A forced move is searched too: CardStock's player is asked at every
-        choice, so its lead view and its spread (0) count like any other.
+        choice, so its lead view and its spread (0) count like any other. The
+        mean ranks are summed as ``PIPMCPlayer`` sums them (``rank/playouts``
+        per playout); the lead view is kept as its lead file wrote it
+        (``heuristics.as_written``), the spread at full precision (it stayed in
+        memory, ``World.AddInfo``).
         """
         moves = self.game.legal_moves(state, seat)
         players = state.players
-        sums = [[0.0] * len(moves) for _ in range(players)]
+        means = [[0.0] * len(moves) for _ in range(players)]
         for index, move in enumerate(moves):
             for _ in range(self.playouts):
                 for other, rank in enumerate(self.playout(state, seat, move)):
-                    sums[other][index] += rank
-        means = [[total / self.playouts for total in row] for row in sums]
+                    means[other][index] += rank / self.playouts
         mine = means[seat]
         best = min(range(len(moves)), key=mine.__getitem__)
         worst = max(range(len(moves)), key=mine.__getitem__)
         self.estimates.append(
             Estimate(
                 seat=seat,
-                lead=[rank_estimate(row[best], players) for row in means],
+                lead=[as_written(rank_estimate(row[best], players)) for row in means],
                 spread=abs(rank_estimate(mine[best], players) - rank_estimate(mine[worst], players)),
             )
         )

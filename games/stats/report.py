@@ -37,7 +37,7 @@ def winner_history(record: GameRecord) -> list[float]:
     """Return the winner's rank estimates over a game, from every search player's choices.
 
     The winner is the seat with the highest estimate in the last lead view,
-    the highest-numbered of equals (``heuristics.winner_of``).
+    the lowest seat of equals (``heuristics.winner_of``).
     """
     winner = h.winner_of([e.lead for e in record.estimates])
     return [] if winner is None else [e.lead[winner] for e in record.estimates]
