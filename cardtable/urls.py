@@ -1,4 +1,4 @@
-"""The project's URLs: the admin, the JSON API and, when present, the pages."""
+"""The project's URLs: the admin, the JSON API, accounts and players' pages, and (when present) the pages."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -7,6 +7,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("cardtable.dashboard.urls")),  # before the API's catch-all
     path("", include("cardtable.tables.urls")),
+    path("", include("cardtable.accounts.urls")),
 ]
 
 try:

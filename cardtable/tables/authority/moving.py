@@ -114,7 +114,9 @@ def apply_locked(
         if match.left:
             match.result["left"] = sorted({d["seat"] for d in match.left})
         match.finished = timezone.now()
-        match.save(update_fields=["result", "finished"])
+        moons = getattr(game, "moons", None)  # the games with a moon to shoot say who shot it
+        match.moons = moons(state) if moons is not None else None
+        match.save(update_fields=["result", "finished", "moons"])
         finished = MatchFinished(table.id, match.pk)
         transaction.on_commit(lambda: emit(finished))
     # Several seats acting at once, and others still to act after this move: the clock runs on.
