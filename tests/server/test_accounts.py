@@ -81,7 +81,7 @@ def test_registration_checks_the_password_with_the_validators() -> None:
     mismatch = form_post(
         client, "/accounts/register/", {"name": "Zoe", "password1": PASSWORD, "password2": PASSWORD + "x"}
     )
-    assert "didn’t match" in mismatch.content.decode()
+    assert "didn\u2019t match" in mismatch.content.decode()
     assert not User.objects.exists() and not Player.objects.exists()
     response = register(client, "Zoe")
     assert response.status_code == 302
