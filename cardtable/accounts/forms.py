@@ -10,11 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import SetPasswordMixin
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordMixin
 
 from cardtable.tables.models import Player
 from cardtable.tables.players import accounts, names
+
+
+def plain_password_help(form: forms.Form, field: str) -> None:
+    """Give ``field`` the validators' help as plain text (Django's is HTML; no page marks text safe)."""
+    form.fields[field].help_text = " ".join(password_validation.password_validators_help_texts())
 
 
 def clean_account_name(name: object, guest: Player | None) -> str:
@@ -44,6 +49,7 @@ class RegisterForm(SetPasswordMixin, forms.Form):
     def __init__(self, *args: Any, guest: Player | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.guest = guest
+        plain_password_help(self, "password1")
         if guest is not None:
             self.fields["name"].initial = guest.name
 
@@ -58,6 +64,14 @@ class RegisterForm(SetPasswordMixin, forms.Form):
         user = get_user_model()(username=cleaned.get("name") or "")
         self.validate_password_for_user(user)
         return cleaned
+
+
+class ChangePasswordForm(PasswordChangeForm):
+    """Django's password change (the old password, the new one twice, the validators)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        plain_password_help(self, "new_password1")
 
 
 class DeleteAccountForm(forms.Form):

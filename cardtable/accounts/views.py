@@ -23,7 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 
-from cardtable.accounts.forms import DeleteAccountForm, RegisterForm
+from cardtable.accounts.forms import ChangePasswordForm, DeleteAccountForm, RegisterForm
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Player
 from cardtable.tables.players import accounts, ratelimit
@@ -140,6 +140,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     """Django's password change (old password, new one twice, the validators), rate-limited per player."""
 
     template_name = "accounts/password_change.html"
+    form_class = ChangePasswordForm
     success_url = reverse_lazy("accounts:password_done")
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
