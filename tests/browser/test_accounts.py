@@ -45,6 +45,13 @@ def test_a_guest_registers_from_the_lobby_and_sees_their_page(site_server, new_p
     assert not wide, "the page scrolls sideways"
     page.screenshot(path=str(ARTIFACTS / f"player-page-{screen}.png"))
 
+    page_url = page.url
     page.goto(site_server.url + "/")
     expect(page.get_by_role("navigation", name="Your account")).to_contain_text(f"Logged in as {name}")
+    # At a table, a registered player's seat name links to their page.
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url("**/t/*/")
+    link = page.locator("#seats a.seat-name")
+    expect(link).to_have_text(f"{name} (you)")
+    assert site_server.url + link.get_attribute("href") == page_url
     assert page.errors == []

@@ -52,7 +52,9 @@ def test_a_registered_players_page_shows_their_games_to_anyone() -> None:
 
 def test_a_guests_page_is_theirs_and_staffs_only() -> None:
     client, cat = guest("Cat")
-    finished_game(cat)
+    match = finished_game(cat)
+    seats = client.get(f"/api/tables/{match.table_id}/").json()["seats"]
+    assert seats[0]["name"] == "Cat" and seats[0]["page"] is None  # no link to a guest's page
     assert client.get(f"/players/{cat.pk}/").status_code == 200
     assert HttpClient().get(f"/players/{cat.pk}/").status_code == 404
     assert guest("Dan")[0].get(f"/players/{cat.pk}/").status_code == 404
@@ -139,6 +141,8 @@ async def test_a_logged_in_user_sits_and_moves_over_the_websocket() -> None:
     jo = await Client(table_id, cookie).connect()
     state = jo.state
     assert state["you"]["seat"] == 0 and state["table"]["seats"][0]["name"] == "Jo"
+    jo_id = await database_sync_to_async(lambda: Player.objects.get(name="Jo").pk)()
+    assert [seat["page"] for seat in state["table"]["seats"]] == [f"/players/{jo_id}/", None]
     if 0 not in state["to_act"]:
         state = await jo.until(lambda m: m["type"] == "state" and 0 in m["to_act"])
     version = state["version"]
