@@ -248,3 +248,29 @@ def test_a_claimed_player_is_no_guest_sessions_any_more() -> None:
     register(client, "Mo")
     assert player_for({SESSION_KEY: mo.pk}, None) is None  # a session that kept the guest's id
     assert player_for(client.session, User.objects.get(username="Mo")) == mo
+
+
+def test_the_admin_lists_accounts_with_their_players() -> None:
+    client, kai = guest("Kai")
+    register(client, "Kai")
+    staff = HttpClient()
+    staff.force_login(User.objects.create_superuser("boss", password=PASSWORD))
+    listing = staff.get("/admin/auth/user/").content.decode()
+    assert "Kai" in listing and "boss" in listing
+    user = User.objects.get(username="Kai")
+    change = staff.get(f"/admin/auth/user/{user.pk}/change/")
+    assert change.status_code == 200 and f'href="/players/{kai.pk}/"' in change.content.decode()
+
+
+def test_the_lobby_links_to_the_account_pages() -> None:
+    anonymous = HttpClient().get("/").content.decode()
+    assert 'href="/accounts/register/"' in anonymous and 'href="/accounts/login/"' in anonymous
+    assert 'id="my-page"' not in anonymous
+    client, lea = guest("Lea")
+    as_guest = client.get("/").content.decode()
+    assert f'href="/players/{lea.pk}/"' in as_guest and 'href="/accounts/register/"' in as_guest
+    register(client, "Lea")
+    logged_in = client.get("/").content.decode()
+    assert "Logged in as <strong>Lea</strong>" in logged_in and f'href="/players/{lea.pk}/"' in logged_in
+    assert 'action="/accounts/logout/"' in logged_in and "csrfmiddlewaretoken" in logged_in
+    assert 'href="/accounts/register/"' not in logged_in
