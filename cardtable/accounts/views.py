@@ -5,7 +5,8 @@ follow them. A guest who logs in to an account with no games yet claims it too;
 an account that already has games keeps them, and the guest's stay the guest's
 (merging two histories is not offered). Every attempt counts against the
 limits (``settings.RATE_LIMITS``: ``register``, ``login``, ``password``); a
-login that succeeds takes its count back.
+login that succeeds takes its count back. A refused attempt shows an empty form,
+checked by nothing: no password is hashed for it.
 """
 
 from __future__ import annotations
@@ -67,8 +68,9 @@ def register(request: HttpRequest) -> HttpResponse:
         try:
             allowance("register", request).take("registrations")
         except TableError as error:
-            form.add_error(None, error.message)
-            return render(request, "accounts/register.html", {"form": form, "guest": guest}, status=TOO_MANY)
+            form = RegisterForm(initial={"name": request.POST.get("name", "")}, guest=guest)
+            context = {"form": form, "guest": guest, "refused": error.message}
+            return render(request, "accounts/register.html", context, status=TOO_MANY)
         if form.is_valid():
             try:
                 with transaction.atomic():
@@ -103,11 +105,17 @@ class LoginView(auth_views.LoginView):
         try:
             self.attempt.take("login attempts")
         except TableError as error:
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(None, error.message)
-            return self.render_to_response(self.get_context_data(form=form), status=TOO_MANY)
+            return self.refuse(error)
         return super().post(request, *args, **kwargs)
+
+    def refuse(self, error: TableError) -> HttpResponse:
+        """The form again, empty and checked by nothing (no password is tried), with status 429."""
+        form = self.get_form_class()(
+            self.request, initial={"username": self.request.POST.get("username", "")}
+        )
+        return self.render_to_response(
+            self.get_context_data(form=form, refused=error.message), status=TOO_MANY
+        )
 
     def form_valid(self, form: Any) -> HttpResponse:
         """Log in; the attempt is refunded; the session's guest joins an account with no games."""
@@ -150,10 +158,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
                 "password attempts"
             )
         except TableError as error:
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(None, error.message)
-            return self.render_to_response(self.get_context_data(form=form), status=TOO_MANY)
+            form = self.get_form_class()(user=request.user)
+            context = self.get_context_data(form=form, refused=error.message)
+            return self.render_to_response(context, status=TOO_MANY)
         return super().post(request, *args, **kwargs)
 
 
@@ -179,7 +186,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     try:
         allowance("password", request, player).take("password attempts")
     except TableError as error:
-        form.add_error(None, error.message)
+        context.update(form=DeleteAccountForm(request.user), refused=error.message)
         return render(request, "accounts/delete.html", context, status=TOO_MANY)
     if seated:
         form.add_error(None, "you still hold a seat at an open table: leave it first")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
@@ -225,7 +226,8 @@ def test_login_attempts_are_limited_per_name(settings: object) -> None:
     client = HttpClient()
     for _ in range(3):
         assert form_post(client, "/accounts/login/", {"username": "Ivy", "password": "x"}).status_code == 200
-    refused = form_post(client, "/accounts/login/", {"username": "Ivy", "password": PASSWORD})
+    with mock.patch("django.contrib.auth.forms.authenticate", side_effect=AssertionError("tried")):
+        refused = form_post(client, "/accounts/login/", {"username": "Ivy", "password": PASSWORD})
     assert refused.status_code == 429 and "too many login attempts" in refused.content.decode()
     assert client.get("/api/session/").json()["player"] is None
     # Another name is counted apart.
@@ -274,3 +276,18 @@ def test_the_lobby_links_to_the_account_pages() -> None:
     assert "Logged in as <strong>Lea</strong>" in logged_in and f'href="/players/{lea.pk}/"' in logged_in
     assert 'action="/accounts/logout/"' in logged_in and "csrfmiddlewaretoken" in logged_in
     assert 'href="/accounts/register/"' not in logged_in
+
+
+def test_the_password_asked_again_is_limited_per_player(settings: object) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "password": {"player": (2, 600)}}
+    client = HttpClient()
+    register(client, "Max")
+    for _ in range(2):
+        assert form_post(client, "/accounts/delete/", {"password": "wrong"}).status_code == 400
+    refused = form_post(client, "/accounts/delete/", {"password": PASSWORD})
+    assert refused.status_code == 429 and "too many password attempts" in refused.content.decode()
+    assert User.objects.filter(username="Max").exists()
+    new = "another-good-pass-5"
+    data = {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+    assert form_post(client, "/accounts/password/", data).status_code == 429
+    assert User.objects.get(username="Max").check_password(PASSWORD)
