@@ -118,20 +118,21 @@ class LoginView(auth_views.LoginView):
         )
 
     def form_valid(self, form: Any) -> HttpResponse:
-        """Log in; the attempt is refunded; the session's guest joins an account with no games."""
+        """Log in; the attempt is refunded; the session's guest joins an account with no games.
+
+        The guest is claimed first: the redirect then names the player the account plays as.
+        """
         self.attempt.refund()
         guest = guest_of(self.request)
-        response = super().form_valid(form)
         if guest is not None:
-            claimed = accounts.replace_empty(guest, form.get_user())
-            if claimed is not None:
+            if accounts.replace_empty(guest, form.get_user()) is not None:
                 messages.success(self.request, f"Your games as {guest.name} are now your account's.")
             else:
                 messages.info(
                     self.request,
                     f"Your account already has games; those you played as {guest.name} stay with that guest.",
                 )
-        return response
+        return super().form_valid(form)
 
     def get_default_redirect_url(self) -> str:
         """The player's own page."""

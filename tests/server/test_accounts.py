@@ -182,7 +182,9 @@ def test_a_guest_logging_in_to_an_account_without_games_brings_theirs() -> None:
     User.objects.create_user("Fay", password=PASSWORD)
     client, fay_guest = guest("Fay G")
     match = finished_game(fay_guest)
-    form_post(client, "/accounts/login/", {"username": "Fay", "password": PASSWORD})
+    response = form_post(client, "/accounts/login/", {"username": "Fay", "password": PASSWORD})
+    assert response["Location"] == f"/players/{fay_guest.pk}/"
+    assert client.get(response["Location"]).status_code == 200
     fay_guest.refresh_from_db()
     assert fay_guest.user.username == "Fay" and fay_guest.name == "Fay"
     assert [m for m, _ in accounts.games_of(fay_guest)] == [match]
