@@ -110,6 +110,7 @@ def test_names_that_look_like_anothers_are_refused_and_nothing_changes() -> None
         ("\u0410nn", "may not mix"),  # a Cyrillic A
         ("bob", "another player"),  # a guest's name, not this browser's
         ("Bot 2", "bots or staff"),
+        ("Former player 7", "bots or staff"),  # a deleted account's name
         ("", "required"),
     ]:
         client = HttpClient()

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from cardtable.tables.models import ChatMessage, Match, Player, Seat, Table
+from cardtable.tables.players import names
 from cardtable.tables.players.names import skeleton
 
 
@@ -120,7 +121,7 @@ def replace_empty(player: Player, user: Any) -> Player | None:
 
 def former_name(player: Player) -> str:
     """The name a deleted account's player shows: ``Former player <id>``."""
-    return f"Former player {player.pk}"
+    return f"{names.FORMER} {player.pk}"
 
 
 def open_seats(player: Player) -> list[str]:
