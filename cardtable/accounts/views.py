@@ -145,7 +145,25 @@ class LogoutView(auth_views.LogoutView):
     next_page = "/"
 
 
-class PasswordChangeView(auth_views.PasswordChangeView):
+class WithPlayer:
+    """Adds the logged-in user's player (made on first sight, as everywhere) to a page's context."""
+
+    request: HttpRequest
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        """The view's context, and ``player``."""
+        context = super().get_context_data(**kwargs)  # type: ignore[misc]
+        context["player"] = player_for(self.request.session, self.request.user)
+        return context
+
+
+class PasswordDoneView(WithPlayer, auth_views.PasswordChangeDoneView):
+    """Django's "password changed" page, with a way back to the player's page."""
+
+    template_name = "accounts/password_done.html"
+
+
+class PasswordChangeView(WithPlayer, auth_views.PasswordChangeView):
     """Django's password change (old password, new one twice, the validators), rate-limited per player."""
 
     template_name = "accounts/password_change.html"
@@ -166,9 +184,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 
 password_change = login_required(PasswordChangeView.as_view(), login_url=LOGIN)
-password_done = login_required(
-    auth_views.PasswordChangeDoneView.as_view(template_name="accounts/password_done.html"), login_url=LOGIN
-)
+password_done = login_required(PasswordDoneView.as_view(), login_url=LOGIN)
 
 
 @login_required(login_url=LOGIN)

@@ -217,6 +217,18 @@ def test_changing_the_password_uses_the_validators() -> None:
     assert client.get("/api/session/").json()["player"]["name"] == "Hal"  # still logged in
 
 
+def test_an_account_made_in_the_admin_changes_its_password_too() -> None:
+    client = HttpClient()
+    client.force_login(User.objects.create_user("Ned", password=PASSWORD))  # no player yet
+    page = client.get("/accounts/password/")
+    ned = Player.objects.get(user__username="Ned")
+    assert page.status_code == 200 and f'href="/players/{ned.pk}/"' in page.content.decode()
+    new = "quiet-river-stone-7"
+    data = {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+    done = client.get(form_post(client, "/accounts/password/", data)["Location"])
+    assert done.status_code == 200 and f'href="/players/{ned.pk}/"' in done.content.decode()
+
+
 def test_the_account_pages_need_a_login() -> None:
     for path in ("/accounts/password/", "/accounts/delete/"):
         response = HttpClient().get(path)
