@@ -82,7 +82,7 @@ def register(request: HttpRequest) -> HttpResponse:
                 )
             else:
                 login(request, user)
-                if guest is not None:
+                if guest is not None and accounts.has_games(player):
                     messages.success(request, f"Your games as {guest.name} are now your account's.")
                 return redirect(page_of(player))
     return render(request, "accounts/register.html", {"form": form, "guest": guest})
