@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "cardtable.tables",
     "cardtable.dashboard",
     "cardtable.ratings",
+    "cardtable.accounts",
 ]
 
 # The pages (lobby, table) live in their own app when it exists.
@@ -243,6 +244,10 @@ RATE_LIMITS = {
     "hint": {"player": (5, 30), "address": (20, 30)},  # each runs the normal bot's search
     "leave": {"player": (10, 600)},
     "takeover": {"player": (10, 600)},
+    # Accounts: every attempt counts; a login that succeeds takes its count back.
+    "register": {"address": (10, 600)},
+    "login": {"address": (20, 600), "name": (10, 600)},  # "name": per account name tried
+    "password": {"player": (10, 600)},  # the password asked again (change it, delete the account)
 }
 # The bots' searches (bot moves, stand-ins, timeouts, hints) run in this many worker
 # processes per server process (tables/searches.py), never on the event loop's thread.

@@ -1,4 +1,4 @@
-"""The project's URLs: the admin, the dashboard, the leaderboards, the JSON API and the pages."""
+"""The project's URLs: the admin, the dashboard, the leaderboards, the JSON API, accounts and players' pages, and the pages."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("cardtable.dashboard.urls")),  # before the API's catch-all
     path("", include("cardtable.ratings.urls")),  # so is this
     path("", include("cardtable.tables.urls")),
+    path("", include("cardtable.accounts.urls")),
 ]
 
 try:

@@ -16,7 +16,7 @@ from cardtable.tables.authority import seating
 from cardtable.tables.authority.state import table_summary
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Player, Table
-from cardtable.tables.players import names, ratelimit
+from cardtable.tables.players import accounts, names, ratelimit
 from cardtable.tables.players.identity import SESSION_KEY, player_for
 from games import catalog
 from games.bots import LEVELS
@@ -111,15 +111,23 @@ def session(request: HttpRequest) -> JsonResponse:
         )
     name = clean_name(_body(request).get("name"))
     player = _player(request)
+    if player is not None and player.user_id is not None:
+        raise TableError("bad_name", "an account keeps its name")
+    try:
+        accounts.check_guest_name(name, player)
+    except accounts.NameTaken as error:
+        raise TableError("bad_name", str(error)) from None
     if player is None:
         ratelimit.allowance("guest", None, ratelimit.request_address(request)).take("new guests")
-        player = Player.objects.create(name=name)
+        player = Player(name=name)
+        accounts.set_name(player, name)
+        player.save()
         request.session.cycle_key()  # a new identity gets a new session key: no fixation
         request.session[SESSION_KEY] = player.pk
     else:
         ratelimit.allowance("rename", player, None).take("renames")
-        player.name = name
-        player.save(update_fields=["name"])
+        accounts.set_name(player, name)
+        player.save(update_fields=["name", "shape"])
     return JsonResponse({"player": player.to_json()})
 
 

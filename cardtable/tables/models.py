@@ -67,6 +67,12 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="player"
     )
+    # The name's confusable skeleton (players/names.py ``skeleton``), kept by whoever sets
+    # the name: an account's name is compared with every other player's by it.
+    shape = models.CharField(max_length=100, blank=True, default="", db_index=True)
+    # The account was deleted: the row keeps its seats and games under a "Former player"
+    # name, and no session or user can be this player again.
+    former = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -172,6 +178,9 @@ class Match(models.Model):
     # The table's version when this game started (its first state).
     version = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
+    # Per seat, the deals in which it shot the moon, for a game that says (Hearts'
+    # ``moons``); null for the others, and while the game runs.
+    moons = models.JSONField(null=True, blank=True)
     # Who left mid-game: [{"seat", "player", "name", "moves"}] (moves made before
     # they last left), and who took the seat over from the bot ("taken_by", a player
     # id). One entry per seat and player, at most HOLDERS_PER_SEAT a seat (departures.py).

@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from cardtable.tables.api import game_listing
+from cardtable.tables.players.identity import player_for
 from games.engine import choice_key
 
 # The game the new-table form offers first: the one most people already know.
@@ -46,7 +47,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     names = in_words([game["name"] for game in games if not game["experimental"]])
     ids = [game["id"] for game in games]
     first = DEFAULT_GAME if DEFAULT_GAME in ids else ids[0]
-    context = {"games": games, "listed": listed, "game_names": names, "first_game": first}
+    me = player_for(request.session, request.user)  # the account bar links to their page
+    context = {"games": games, "listed": listed, "game_names": names, "first_game": first, "me": me}
     return render(request, "lobby.html", context)
 
 

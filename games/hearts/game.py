@@ -529,6 +529,10 @@ class Hearts(Game):
             return None
         return {"scores": list(state.scores), "winners": self.info.winners(state.scores)}
 
+    def moons(self, state: HeartsState) -> list[int]:
+        """Return, per seat, the deals so far in which it shot the moon (took all 26 points)."""
+        return moons_in(state.history, state.players)
+
     def to_json(self, state: HeartsState) -> dict[str, Any]:
         """Return the state as plain JSON (cards as strings)."""
         return state_to_json(state)
@@ -555,3 +559,12 @@ class Hearts(Game):
 
 
 GAME = Hearts()
+
+
+def moons_in(history: list[dict[str, Any]], players: int) -> list[int]:
+    """Count, per seat, the deals of ``history`` (``noted_deal`` records) whose shooter it was."""
+    counts = [0] * players
+    for record in history:
+        if record.get("moon") is not None:
+            counts[record["moon"]] += 1
+    return counts

@@ -103,7 +103,13 @@ export function renderSeats(root, ctx, send, game) {
     if (info.kind === "human") {
       plate.append(h("span", { class: `dot ${info.connected ? "on" : "off"}`, title: info.connected ? "connected" : "away" }));
     }
-    plate.append(h("span", { class: "seat-name", text: mine ? `${name} (you)` : name }));
+    const shown = mine ? `${name} (you)` : name;
+    // A registered player's name opens their page (in a new tab: the game goes on here).
+    if (info.page && !ctx.hands) {
+      plate.append(h("a", { class: "seat-name", href: info.page, target: "_blank", rel: "noopener", text: shown }));
+    } else {
+      plate.append(h("span", { class: "seat-name", text: shown }));
+    }
     if (info.kind === "bot") plate.append(h("span", { class: "badge", text: info.level }));
     if (info.kind === "human" && !info.connected) plate.append(h("span", { class: "badge away", text: "away" }));
     if (view && view.dealer === seat) plate.append(h("span", { class: "dealer", title: "dealer", "aria-label": "dealer", text: "D" }));

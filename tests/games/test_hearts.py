@@ -461,6 +461,14 @@ def test_shooting_the_moon_adds_26_to_the_others_by_default() -> None:
     view = GAME.view(state, 2)
     assert view["last_deal"] == {"points": [0, 26, 26, 26], "moon": 0}
     assert view["scores"] == [10, 46, 56, 66]
+    assert GAME.moons(state) == [1, 0, 0, 0]  # the player's page counts it
+
+
+def test_a_deal_without_a_shooter_counts_no_moon() -> None:
+    state = last_trick("AH", taken=[12, 13, 0, 0], scores=[10, 20, 30, 40])
+    assert GAME.moons(state) == [0, 0, 0, 0]
+    play(state, "AH", "2C", "2D", "2S")
+    assert GAME.moons(state) == [0, 0, 0, 0]
 
 
 def test_shooting_the_moon_with_subtract_self_takes_26_off_the_shooter() -> None:

@@ -115,7 +115,9 @@ def apply_locked(
         if match.left:
             match.result["left"] = sorted({d["seat"] for d in match.left})
         match.finished = timezone.now()
-        match.save(update_fields=["result", "finished"])
+        moons = getattr(game, "moons", None)  # the games with a moon to shoot say who shot it
+        match.moons = moons(state) if moons is not None else None
+        match.save(update_fields=["result", "finished", "moons"])
     # Several seats acting at once, and others still to act after this move: the clock runs on.
     keep = table.status == Table.PLAYING and set(game.to_act(state)) < set(to_act)
     if by == MoveRecord.TIMEOUT:

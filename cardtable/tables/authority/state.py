@@ -52,11 +52,15 @@ def seat_json(seat: Seat, live: set[int]) -> dict[str, Any]:
     """Return one seat as the protocol lists it, with ``stand_in`` when a bot plays for an absent human.
 
     ``left`` names the player who left a seat a bot now plays; ``away_until`` is
-    when the stand-in takes the seat of a human whose connections have all gone.
+    when the stand-in takes the seat of a human whose connections have all gone;
+    ``page`` is a registered player's page (a guest's is theirs alone: none).
     """
     kind = seat.kind
+    page = None
     if kind == "human":
         name, connected = seat.player.name, seat.player_id in live
+        if seat.player.user_id is not None:  # a registered player's page (accounts/urls.py) is public
+            page = f"/players/{seat.player_id}/"
     elif kind == "bot":
         name, connected = f"Bot ({seat.bot_level})", True
     else:
@@ -70,6 +74,7 @@ def seat_json(seat: Seat, live: set[int]) -> dict[str, Any]:
         "stand_in": seat.stand_in,
         "left": seat.left or None,
         "away_until": _away_until(seat, kind, connected),
+        "page": page,
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.tables.models import Player
+from cardtable.tables.players.names import skeleton
 
 SESSION_KEY = "player_id"
 
@@ -12,12 +13,14 @@ SESSION_KEY = "player_id"
 def player_for(session: Any, user: Any) -> Player | None:
     """Return the session's player; a logged-in user without one gets one, named after them."""
     if user is not None and getattr(user, "is_authenticated", False):
-        player, _ = Player.objects.get_or_create(user=user, defaults={"name": user.get_username()[:24]})
+        name = user.get_username()[:24]
+        player, _ = Player.objects.get_or_create(user=user, defaults={"name": name, "shape": skeleton(name)})
         return player
     player_id = session.get(SESSION_KEY) if session is not None else None
     if player_id is None:
         return None
-    return Player.objects.filter(pk=player_id, user__isnull=True).first()
+    # A guest claimed into an account, or a deleted account's player, is no session's any more.
+    return Player.objects.filter(pk=player_id, user__isnull=True, former=False).first()
 
 
 def player_from_scope(scope: dict) -> Player | None:

@@ -31,6 +31,8 @@ INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
 CHAT_FORMAT_OK = frozenset("\u200c\u200d")
 
 RESERVED = ("bot", "system", "server", "admin", "staff", "moderator", "cardtable", "standin")
+# What a deleted account's player is called, with its id after it (players/accounts.py).
+FORMER = "Former player"
 
 
 def _confusables_table() -> dict[int, str]:
@@ -104,15 +106,15 @@ def skeleton(name: str) -> str:
 
 
 _RESERVED_SHAPES = frozenset(skeleton(word) for word in RESERVED)
-_SYSTEM, _BOT = skeleton("system"), skeleton("bot")
+_SYSTEM, _BOT, _FORMER = skeleton("system"), skeleton("bot"), skeleton(FORMER)
 _LEVEL_SHAPES = tuple(skeleton(level) for level in LEVELS)
 # A bot's seat is "Bot 2": digits, some of which look like letters (1 as l, 0 as O).
 _DIGIT_SHAPES = frozenset("".join(skeleton(digit) for digit in "0123456789"))
 
 
 def _imitates_the_site(shape: str) -> bool:
-    """Whether a name's skeleton reads as a bot's seat name (``Bot (hard)``, ``bot 2``) or the site's."""
-    if shape in _RESERVED_SHAPES or shape.startswith(_SYSTEM):
+    """Whether a skeleton reads as a bot's seat (``Bot (hard)``, ``bot 2``), the site or a deleted account."""
+    if shape in _RESERVED_SHAPES or shape.startswith((_SYSTEM, _FORMER)):
         return True
     if not shape.startswith(_BOT):
         return False
@@ -142,7 +144,7 @@ def clean_name(name: object) -> str:
         raise BadText("a name may not mix the Latin, Cyrillic and Greek alphabets")
     shape = skeleton(name)
     if _imitates_the_site(shape):
-        raise BadText("that name belongs to the site's bots or staff")
+        raise BadText("that name belongs to the site's bots or staff, or to a deleted account")
     return name
 
 

@@ -1,0 +1,137 @@
+"""A player's page, ``/players/<id or name>/``: their finished games per game, with results and replays.
+
+Who may see it: anyone, for a registered player; a guest's page only that guest
+(their own session) and staff; a deleted account's former player only staff.
+Anyone else gets 404, as for a player that does not exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from cardtable.tables.models import Match, Player
+from cardtable.tables.players import accounts
+from cardtable.tables.players.identity import player_for
+from cardtable.tables.players.names import skeleton
+from games import get_game
+from games.engine import GameError, GameInfo
+
+# Games listed per game on the page (the figures count them all).
+LISTED = 50
+
+
+@dataclass
+class GameLine:
+    """One finished game as the page lists it."""
+
+    match: Match
+    place: int
+    points: float
+    won: bool
+    left: bool
+    replay: str
+
+
+@dataclass
+class GameFigures:
+    """One game's figures for one player, and its finished games, newest first."""
+
+    game: str
+    name: str
+    games: int = 0
+    wins: int = 0
+    points: float = 0.0
+    moons: int | None = None  # None: the game has no moon to shoot
+    lines: list[GameLine] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def average(self) -> float:
+        """Average points a game."""
+        return self.points / self.games if self.games else 0.0
+
+
+def find_player(key: str) -> Player | None:
+    """The player with id ``key``, or the registered player whose name looks like ``key``."""
+    if key.isdigit():
+        return Player.objects.filter(pk=int(key)).select_related("user").first()
+    return Player.objects.filter(shape=skeleton(key), user__isnull=False, former=False).first()
+
+
+def may_see(request: HttpRequest, player: Player) -> bool:
+    """Whether the visitor may see ``player``'s page (the module's rule)."""
+    if request.user.is_authenticated and request.user.is_staff:
+        return True
+    if player.former:
+        return False
+    if player.user_id is not None:
+        return True
+    me = player_for(request.session, request.user)
+    return me is not None and me.pk == player.pk
+
+
+def line_of(match: Match, seat: int, player: Player, info: GameInfo) -> GameLine:
+    """The player's place and points in a finished game (``info``: its game's, which says who wins)."""
+    scores = match.result["scores"]
+    return GameLine(
+        match=match,
+        place=info.ranks(scores)[seat] + 1,
+        points=scores[seat],
+        won=seat in match.result.get("winners", []),
+        left=any(d.get("player") == player.pk for d in match.left),
+        replay=reverse("dashboard:replay", args=[match.table_id, match.number]),
+    )
+
+
+def figures_from_other_apps(player: Player, game: str) -> dict[str, Any]:
+    """MERGE POINT for the lead: the figures of the review and ratings apps, per game.
+
+    To fill in at merge (this app imports neither):
+    ``"mistake_cost": cardtable.reviews.summary.average_mistake_cost(player.pk, game)``
+    and ``"rating"`` from ``cardtable.ratings``. The page shows "—" for ``None``.
+    """
+    return {"mistake_cost": None, "rating": None}
+
+
+def figures(player: Player) -> list[GameFigures]:
+    """The player's figures per game, from their finished games (``accounts.games_of``)."""
+    by_game: dict[str, GameFigures] = {}
+    for match, seat in accounts.games_of(player):
+        if match.result is None or match.finished is None:
+            continue  # still running, or ended before it was over
+        try:
+            info = get_game(match.game).info
+        except GameError:  # a RECYCLE game staff have since removed: nothing says who won
+            continue
+        entry = by_game.setdefault(match.game, GameFigures(match.game, info.name))
+        line = line_of(match, seat, player, info)
+        entry.games += 1
+        entry.wins += line.won
+        entry.points += line.points
+        if match.moons is not None:
+            entry.moons = (entry.moons or 0) + match.moons[seat]
+        if len(entry.lines) < LISTED:
+            entry.lines.append(line)
+    for entry in by_game.values():
+        entry.extra = figures_from_other_apps(player, entry.game)
+    return sorted(by_game.values(), key=lambda entry: entry.name)
+
+
+def player_page(request: HttpRequest, key: str) -> HttpResponse:
+    """GET a player's page (the module's rule says who may)."""
+    player = find_player(key)
+    if player is None or not may_see(request, player):
+        raise Http404("no such player")
+    me = player_for(request.session, request.user)
+    context = {
+        "player": player,
+        "mine": me is not None and me.pk == player.pk,
+        "registered": player.user_id is not None,
+        "per_game": figures(player),
+    }
+    return render(request, "accounts/player.html", context)
