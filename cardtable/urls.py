@@ -1,4 +1,4 @@
-"""The project's URLs: the admin, the dashboard, the leaderboards, the JSON API, accounts and players' pages, and the pages."""
+"""The project's URLs: the admin, the dashboard, leaderboards, the API, accounts, players and the pages."""
 
 from django.contrib import admin
 from django.urls import include, path

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from cardtable.ratings.summary import rating_for
 from cardtable.tables.models import Match, Player
 from cardtable.tables.players import accounts
 from cardtable.tables.players.identity import player_for
@@ -89,13 +90,8 @@ def line_of(match: Match, seat: int, player: Player, info: GameInfo) -> GameLine
 
 
 def figures_from_other_apps(player: Player, game: str) -> dict[str, Any]:
-    """MERGE POINT for the lead: the figures of the review and ratings apps, per game.
-
-    To fill in at merge (this app imports neither):
-    ``"mistake_cost": cardtable.reviews.summary.average_mistake_cost(player.pk, game)``
-    and ``"rating"`` from ``cardtable.ratings``. The page shows "—" for ``None``.
-    """
-    return {"mistake_cost": None, "rating": None}
+    """The figures other apps keep of the player in ``game``: the rating; the page shows "—" for ``None``."""
+    return {"mistake_cost": None, "rating": rating_for(player.pk, game)}
 
 
 def figures(player: Player) -> list[GameFigures]:

@@ -7,6 +7,8 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 from django.test import Client as HttpClient
 
+from cardtable.ratings.rating import rate_finished
+from cardtable.ratings.summary import rating_for
 from cardtable.tables.authority import seating
 from cardtable.tables.authority.chat import post_chat
 from cardtable.tables.models import ChatMessage, Match, Player, Seat, Table
@@ -154,3 +156,16 @@ async def test_a_logged_in_user_sits_and_moves_over_the_websocket() -> None:
         lambda: table.matches.get().moves.filter(seat=0, by="human").count()
     )()
     assert human == 1
+
+
+def test_the_figures_show_the_players_rating_in_each_game() -> None:
+    _, hal = registered("Hal")
+    match = finished_game(hal, "agram")
+    html = HttpClient().get(f"/players/{hal.pk}/").content.decode()
+    assert html[html.index('<tr data-game="agram">') :].split("</tr>")[0].count("—") == 3  # no moons in Agram, no review, not rated yet
+    rate_finished(match.pk)
+    rating = rating_for(hal.pk, "agram")
+    assert rating is not None and rating["games"] == 1
+    row = HttpClient().get(f"/players/{hal.pk}/").content.decode()
+    row = row[row.index('<tr data-game="agram">') :].split("</tr>")[0]
+    assert 'href="/ratings/agram/"' in row and f">{rating['rating']}</a>" in row
