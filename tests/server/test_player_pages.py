@@ -162,7 +162,8 @@ def test_the_figures_show_the_players_rating_in_each_game() -> None:
     _, hal = registered("Hal")
     match = finished_game(hal, "agram")
     html = HttpClient().get(f"/players/{hal.pk}/").content.decode()
-    assert html[html.index('<tr data-game="agram">') :].split("</tr>")[0].count("—") == 3  # no moons in Agram, no review, not rated yet
+    row = html[html.index('<tr data-game="agram">') :].split("</tr>")[0]
+    assert row.count("—") == 3  # no moons in Agram, no review, not rated yet
     rate_finished(match.pk)
     rating = rating_for(hal.pk, "agram")
     assert rating is not None and rating["games"] == 1
