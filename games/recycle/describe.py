@@ -96,7 +96,7 @@ class _Describer(TrickRules):
         said = [self.say.action(n) for n in setup.args[1:] if n.kind not in ("create_teams", "create_deck")]
         decks = [n for n in setup.args if n.kind == "create_deck"]
         if decks:
-            said.insert(0, "the cards start in " + series([self.say.value(d.args[0]) for d in decks]))
+            said.insert(0, "the cards start in " + series([self.say.value(d.args[-2]) for d in decks]))
         return sentence("Setup: " + "; ".join(said)) if said else ""
 
     def names(self) -> str:

@@ -59,6 +59,13 @@ def possessive(owner: str) -> str:
     return owner + "'s"
 
 
+def owned(owner: str, name: str) -> str:
+    """Return ``name`` of ``owner``: "your Hand", "P's Hand", "the Won of the owner of ..."."""
+    if len(owner.split()) > 4:
+        return f"the {name} of {owner}"
+    return f"{possessive(owner)} {name}"
+
+
 def series(items: list[str], joiner: str = "and") -> str:
     """Return ``items`` as "a, b and c"."""
     items = [item for item in items if item]
@@ -111,13 +118,13 @@ class ValuePhrases:
         return "the " + self._name(name)
 
     def _v_owned_location(self, owner: Node, kind: str, name: object) -> str:
-        return f"{possessive(self.value(owner))} {self._name(name)}"
+        return owned(self.value(owner), self._name(name))
 
     def _v_game_storage(self, name: object) -> str:
         return "the game's " + self._name(name)
 
     def _v_owned_storage(self, owner: Node, name: object) -> str:
-        return f"{possessive(self.value(owner))} {self._name(name)}"
+        return owned(self.value(owner), self._name(name))
 
     _v_game_string = _v_game_storage
     _v_owned_string = _v_owned_storage
@@ -288,7 +295,8 @@ class ValuePhrases:
     def chosen(self, over: object, var: str, which: str) -> str:
         """Say one item ``var`` of ``over``: "a card C of your Hand where ...", "each player P"."""
         noun = self.noun(over)
-        head = f"{which} {noun} {var}" if noun else (var if which == "a" else f"{which} {var}")
+        shown = self._v_var(var)
+        head = f"{which} {noun} {shown}" if noun else (shown if which == "a" else f"{which} {shown}")
         if isinstance(over, Node) and over.kind == "filter" and over.args[1] == var:
             return f"{head} of {self.value(over.args[0])} where {self.value(over.args[2])}"
         if isinstance(over, Node) and over.kind in ("all_players", "all_teams"):

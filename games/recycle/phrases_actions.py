@@ -53,7 +53,7 @@ class Phrases(ValuePhrases):
         return f"deal {self.value(count)} cards from {source} to {target}"
 
     def _a_let(self, value: Node, var: str, body: Node) -> str:
-        return f"let {var} be {self.value(value)}, then {self.action(body)}"
+        return f"let {self._v_var(var)} be {self.value(value)}, then {self.action(body)}"
 
     def _a_put_points(self, var: str, *awards: Node) -> str:
         return f"give {var} the points {self._awards(var, awards)}"
@@ -72,6 +72,8 @@ class Phrases(ValuePhrases):
             said = " and ".join(
                 value if attr in ("rank", "suit") else f"{attr} {value}" for attr, value in conditions
             )
+            if sorted(attr for attr, _ in conditions) == ["rank", "suit"]:
+                said = " of ".join(value for _, value in sorted(conditions))
             parts.append(f"{said} {points}")
         if len(parts) > 8:
             parts = [*parts[:8], f"and {len(parts) - 8} more"]
@@ -119,7 +121,7 @@ class Phrases(ValuePhrases):
         return f"{self.value(count)} times: {self.action(act)}"
 
     def _a_create_deck(self, *args: Node) -> str:
-        return f"put a new deck in {self.value(args[0])}"
+        return f"put a new deck in {self.value(args[-2])}"
 
     def _a_create_teams(self, *teams: Node) -> str:
         return "form the teams " + series(["/".join(str(p + 1) for p in t.args) for t in teams])

@@ -93,5 +93,5 @@ class TrickRules:
             said.append(f"only a card of {suits[0][1]} can win")
         if ranks:
             ranks.sort(reverse=True)
-            said.append(f"then by rank, {ranks[0][1]} highest and {ranks[-1][1]} lowest")
+            said.append(f"{'then ' if said else ''}by rank, {ranks[0][1]} highest and {ranks[-1][1]} lowest")
         return ": " + ", ".join(said) if said else ""
