@@ -1,12 +1,17 @@
-"""Staff add a RECYCLE game: paste or upload a description; it is checked, stored, listed,
-and its design statistics are queued for a background job (``designjobs``)."""
+"""Staff add a RECYCLE game: paste or upload a description, with a title and description
+(both optional); it is checked, stored, listed, and its design statistics are queued
+for a background job (``designjobs``), all in one transaction. Staff may later edit a
+stored game's title and description."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.admin.views.decorators import staff_member_required
-from django.http import HttpRequest, HttpResponse
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
 
 from cardtable.dashboard import designjobs, recycle_games
 from cardtable.dashboard.models import DesignStats, StoredGame
@@ -27,26 +32,28 @@ def _description(request: HttpRequest) -> str:
     except UnicodeDecodeError:
         raise RecycleError("the file is not UTF-8 text") from None
     # A CardStock blog post: its code blocks, in order, make the program.
-    return extract_listing(text) if "{% highlight racket %}" in text else text
+    try:
+        return extract_listing(text) if "{% highlight racket %}" in text else text
+    except ValueError as error:
+        raise RecycleError(str(error)) from None
 
 
 @staff_member_required
 def recycle_games_page(request: HttpRequest) -> HttpResponse:
     """GET: the stored games and the form; POST: add a game (400 with the error when it is not one)."""
-    context = {
-        **admin.site.each_context(request),
-        "title": "RECYCLE games",
-        "check_games": recycle_games.CHECK_GAMES,
-    }
+    context = _context(request)
     status = 200
     if request.method == "POST":
         name = request.POST.get("name", "")
+        about = request.POST.get("description", "")
         text = ""
+        upload = request.FILES.get("file")
         try:
             text = _description(request)
-            added = recycle_games.add(name, text, request.user)
-            # Its design statistics run in a background job (designjobs), never in this request.
-            designjobs.submit(added.game_id, added.players)
+            with transaction.atomic():  # the game and its queued statistics, or nothing
+                added = recycle_games.add(name, text, request.user, about, upload.name if upload else "")
+                # Its design statistics run in a background job (designjobs), never in this request.
+                designjobs.submit(added.game_id, added.players)
             context["added"] = added
             status = 201
         except RecycleError as error:
@@ -55,7 +62,36 @@ def recycle_games_page(request: HttpRequest) -> HttpResponse:
         except GameError as error:
             context["error"] = {"message": str(error)}
             status = 400
-        context["form"] = {"name": name, "text": text if status == 400 else ""}
+        kept = {"name": name, "description": about, "text": text}  # to fix and send again
+        context["form"] = kept if status == 400 else {}
+    return _page(request, context, status)
+
+
+@staff_member_required
+@require_POST
+def edit_recycle_game(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Change a stored game's title and description; back to the list (400 with the error)."""
+    try:
+        recycle_games.edit(game_id, request.POST.get("name", ""), request.POST.get("description", ""))
+    except GameError as error:
+        context = _context(request)
+        context["edit_error"] = {"game": game_id, "message": str(error)}
+        return _page(request, context, 400)
+    return HttpResponseRedirect(
+        reverse("dashboard:recycle_games") + f"?edited={game_id}#stored-h", status=303
+    )
+
+
+def _context(request: HttpRequest) -> dict:
+    return {
+        **admin.site.each_context(request),
+        "title": "RECYCLE games",
+        "check_games": recycle_games.CHECK_GAMES,
+        "edited": request.GET.get("edited", ""),
+    }
+
+
+def _page(request: HttpRequest, context: dict, status: int) -> HttpResponse:
     stored = list(StoredGame.objects.all())
     design = {
         row.game: row
