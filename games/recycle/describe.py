@@ -96,7 +96,8 @@ class _Describer(TrickRules):
         said = [self.say.action(n) for n in setup.args[1:] if n.kind not in ("create_teams", "create_deck")]
         decks = [n for n in setup.args if n.kind == "create_deck"]
         if decks:
-            said.insert(0, "the cards start in " + series([self.say.value(d.args[-2]) for d in decks]))
+            places = list(dict.fromkeys(self.say.value(d.args[-2]) for d in decks))
+            said.insert(0, "the cards start in " + series(places))
         return sentence("Setup: " + "; ".join(said)) if said else ""
 
     def names(self) -> str:
@@ -232,16 +233,16 @@ class _Describer(TrickRules):
                     else ("each team's" if self.owner_kind(target.args[0]) == "team" else "each player's")
                 )
                 kept.setdefault(f"{whose} {place(target.args[-1])}", "")
-        maps = {
-            n.args[0].args[-1]
-            for n in walk(self.root)
-            if n.kind in ("set_points",) and isinstance(n.args[0].args[-1], str)
-        }
+        maps: dict[str, Node] = {}  # each point map as first set, by name
+        for node in walk(self.root):
+            if node.kind == "set_points" and isinstance(node.args[0].args[-1], str):
+                maps.setdefault(node.args[0].args[-1], node)
+            elif node.kind == "put_points":
+                maps.setdefault(node.args[0], node)
         parts = []
         if kept:
             parts.append("the game keeps count of " + series(list(kept)))
-        for name in sorted(maps):
-            node = next(n for n in walk(self.root) if n.kind == "set_points" and n.args[0].args[-1] == name)
+        for name, node in sorted(maps.items()):
             parts.append(f"cards are worth {place(name)} points: {self.say._awards(name, node.args[1:])}")
         return sentence("Counts: " + "; ".join(parts)) if parts else ""
 

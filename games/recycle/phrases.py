@@ -176,10 +176,10 @@ class ValuePhrases:
         return f"the card {self.value(of)} itself"
 
     def _v_max_card(self, of: Node, using: Node) -> str:
-        return f"the highest card of {self.value(of)} by {self.value(using)}"
+        return f"the highest card of {self.value(of)} by {self._points(using)}"
 
     def _v_min_card(self, of: Node, using: Node) -> str:
-        return f"the lowest card of {self.value(of)} by {self.value(using)}"
+        return f"the lowest card of {self.value(of)} by {self._points(using)}"
 
     def _v_sort(self, of: Node, using: Node) -> str:
         return f"{self.value(of)} in order of {self.value(using)}"
@@ -245,10 +245,16 @@ class ValuePhrases:
         return f"the number of cards in {self.value(of)}"
 
     def _v_sum(self, of: Node, using: Node) -> str:
-        return f"the total of {self.value(of)} in {self.value(using)}"
+        return f"the total of {self.value(of)} in {self._points(using)}"
+
+    def _points(self, using: object) -> str:
+        """Say a point map: "the Score points" (a ``put points`` variable is a map too)."""
+        if isinstance(using, Node) and using.kind == "var":
+            return f"the {self._v_var(using.args[0])} points"
+        return self.value(using)
 
     def _v_score(self, of: Node, using: Node) -> str:
-        return f"the value of {self.value(of)} in {self.value(using)}"
+        return f"the value of {self.value(of)} in {self._points(using)}"
 
     def _v_cardatt(self, attr: Node, card: Node) -> str:
         return f"the {self.value(attr).lower()} of {self.value(card)}"

@@ -56,7 +56,7 @@ class Phrases(ValuePhrases):
         return f"let {self._v_var(var)} be {self.value(value)}, then {self.action(body)}"
 
     def _a_put_points(self, var: str, *awards: Node) -> str:
-        return f"give {var} the points {self._awards(var, awards)}"
+        return f"set the {self._v_var(var)} points: {self._awards(var, awards)}"
 
     def _a_set_points(self, target: Node, *awards: Node) -> str:
         name = target.args[-1] if isinstance(target, Node) else str(target)

@@ -14,6 +14,21 @@ from games.recycle.forms import is_kind, sentence, walk
 from games.recycle.syntax import Node
 
 
+def point_maps(root: Node, using: object) -> list[Node]:
+    """Return the forms that set the point map ``using`` names (``set`` of ``(game points
+    NAME)``, or ``put points 'NAME``)."""
+    if is_kind(using, "game_points", "owned_points"):
+        name = using.args[-1]
+        return [n for n in walk(root) if n.kind == "set_points" and n.args[0].args[-1] == name]
+    if is_kind(using, "var"):
+        return [n for n in walk(root) if n.kind == "put_points" and n.args[0] == using.args[0]]
+    return []
+
+
+def _same(one: object, other: object) -> bool:
+    return is_kind(one, "name") and is_kind(other, "name") and one.args == other.args
+
+
 class TrickRules:
     """The trick rules of the describer's program (``root``, ``say``)."""
 
@@ -22,7 +37,9 @@ class TrickRules:
 
     def tricks(self) -> str:
         """Say the trick rules where the program has them: following suit, trumps, who wins."""
-        follow = next((n for n in walk(self.root) if n.kind == "filter" and self._follows(n)), None)
+        follow = next(
+            (led for n in walk(self.root) if n.kind == "filter" for led in [self._led(n)] if led), None
+        )
         winner = next(
             (n for n in walk(self.root) if n.kind == "owner" and is_kind(n.args[0], "max_card", "min_card")),
             None,
@@ -31,11 +48,7 @@ class TrickRules:
             return ""
         parts = []
         if follow is not None:
-            led = self.say.value(
-                follow.args[2].args[1]
-                if is_kind(follow.args[2].args[1], "game_string", "owned_string")
-                else follow.args[2].args[2]
-            )
+            led = self.say.value(follow)
             parts.append(
                 f"you must follow suit: play a card of the suit led ({led}) if you can, else any card"
             )
@@ -44,29 +57,40 @@ class TrickRules:
             order = self.precedence(using)
             high = "highest" if winner.args[0].kind == "max_card" else "lowest"
             parts.append(
-                f"the trick goes to whoever played the {high} card by {self.say.value(using)}{order}"
+                f"the trick goes to whoever played the {high} card by {self.say._points(using)}{order}"
             )
         return sentence("Tricks: " + "; ".join(parts))
 
-    def _follows(self, node: Node) -> bool:
-        condition = node.args[2]
+    def _led(self, node: Node) -> Node | None:
+        """Return what a filter of cards by ``(== (cardatt SUIT 'C) LED)`` compares to: the
+        suit led (a remembered word, or the suit of a remembered card), else None."""
+        var, condition = node.args[1], node.args[2]
         if not is_kind(condition, "compare") or condition.args[0] != "==":
-            return False
-        sides = condition.args[1:]
-        suit = any(
-            is_kind(s, "cardatt") and is_kind(s.args[0], "name") and s.args[0].args[0] == "SUIT"
-            for s in sides
-        )
-        led = any(is_kind(s, "game_string", "owned_string") for s in sides)
-        return suit and led
+            return None
+
+        def own_suit(side: object) -> bool:
+            return (
+                is_kind(side, "cardatt")
+                and is_kind(side.args[0], "name")
+                and side.args[0].args[0] == "SUIT"
+                and is_kind(side.args[1], "var")
+                and side.args[1].args[0] == var
+            )
+
+        left, right = condition.args[1:]
+        for mine, other in ((left, right), (right, left)):
+            if own_suit(mine) and (
+                is_kind(other, "game_string", "owned_string")
+                or (is_kind(other, "cardatt") and not own_suit(other) and _same(other.args[0], mine.args[0]))
+            ):
+                return other
+        return None
 
     def precedence(self, using: Node) -> str:
         """Say a trick's order from its point map: trumps first, then the suit led, then rank."""
-        name = using.args[-1] if is_kind(using, "game_points", "owned_points") else None
         entries = [
             (conds, pts)
-            for node in walk(self.root)
-            if node.kind == "set_points" and node.args[0].args[-1] == name
+            for node in point_maps(self.root, using)
             for conds, pts in (self.say._award_parts(a) for a in node.args[1:])
         ]
         suits = [
@@ -90,7 +114,7 @@ class TrickRules:
                 "which beats any other"
             )
         elif suits:
-            said.append(f"only a card of {suits[0][1]} can win")
+            said.append(f"a card of {suits[0][1]} beats any other")
         if ranks:
             ranks.sort(reverse=True)
             said.append(f"{'then ' if said else ''}by rank, {ranks[0][1]} highest and {ranks[-1][1]} lowest")
