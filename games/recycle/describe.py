@@ -59,7 +59,10 @@ class _Describer(TrickRules):
     def cards(self) -> str:
         count = self.program.card_count
         attrs = []
-        for attr, table in self.program.attribute_tables.items():
+        # In the deck's own order (the attribute tables' order follows a set's).
+        names = dict.fromkeys(attr for card in self.program.card_attrs for attr in card)
+        for attr in names:
+            table = self.program.attribute_table(attr)
             values = list(dict.fromkeys(v for v in table if v is not None))
             shown = series([word(v) for v in values[:14]]) + (" …" if len(values) > 14 else "")
             attrs.append(f"a {place(attr).lower()} ({shown})")
