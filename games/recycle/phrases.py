@@ -235,14 +235,17 @@ class ValuePhrases:
         return f"the Fibonacci number of {self.value(of)}"
 
     def _v_filter(self, of: Node, var: str, condition: Node) -> str:
-        return f"the cards {var} of {self.value(of)} where {self.value(condition)}"
+        return f"the cards {self._v_var(var)} of {self.value(of)} where {self.value(condition)}"
 
     def _v_size(self, of: Node) -> str:
         if isinstance(of, Node) and of.kind == "filter":
-            return (
-                f"the number of cards {of.args[1]} in {self.value(of.args[0])} where {self.value(of.args[2])}"
-            )
+            return f"the number of {self._such(of)}"
         return f"the number of cards in {self.value(of)}"
+
+    def _such(self, of: Node, noun: str = "cards") -> str:
+        """Say a filter as "cards C in your Hand where ..." (``noun``: "card" for one)."""
+        var, where = self._v_var(of.args[1]), self.value(of.args[2])
+        return f"{noun} {var} in {self.value(of.args[0])} where {where}"
 
     def _v_sum(self, of: Node, using: Node) -> str:
         return f"the total of {self.value(of)} in {self._points(using)}"
@@ -277,7 +280,7 @@ class ValuePhrases:
                 and op in ("==", "<=", "!=", ">")
             ):
                 there = "there is no" if op in ("==", "<=") else "there is a"
-                return f"{there} card {of.args[1]} in {self.value(of.args[0])} where {self.value(of.args[2])}"
+                return f"{there} {self._such(of, 'card')}"
             if right.args[0] == 0 and op in ("==", "<="):
                 return f"{self.value(of)} is empty"
             if right.args[0] == 0 and op in ("!=", ">"):
