@@ -17,23 +17,26 @@ from cardtable.dashboard import designjobs, recycle_games
 from cardtable.dashboard.models import DesignStats, StoredGame
 from games.engine import GameError
 from games.recycle import MAX_FILE_BYTES, RecycleError
-from games.recycle.listing import extract_listing
+from games.recycle.listing import extract_listing, post_title
 
 
-def _description(request: HttpRequest) -> str:
-    """Return the uploaded file's text if one came, else the pasted text."""
+def _description(request: HttpRequest) -> tuple[str, str]:
+    """Return the uploaded file's program if one came, else the pasted text; and the
+    file's name ('' for pasted text), or a blog post's title."""
     upload = request.FILES.get("file")
     if upload is None:
-        return request.POST.get("text", "")
+        return request.POST.get("text", ""), ""
     if upload.size > MAX_FILE_BYTES:
         raise RecycleError(f"the file is larger than {MAX_FILE_BYTES} bytes")
     try:
         text = upload.read().decode("utf-8")
     except UnicodeDecodeError:
         raise RecycleError("the file is not UTF-8 text") from None
+    if "{% highlight racket %}" not in text:
+        return text, upload.name
     # A CardStock blog post: its code blocks, in order, make the program.
     try:
-        return extract_listing(text) if "{% highlight racket %}" in text else text
+        return extract_listing(text), "post:" + (post_title(text) or upload.name)
     except ValueError as error:
         raise RecycleError(str(error)) from None
 
@@ -47,11 +50,12 @@ def recycle_games_page(request: HttpRequest) -> HttpResponse:
         name = request.POST.get("name", "")
         about = request.POST.get("description", "")
         text = ""
-        upload = request.FILES.get("file")
         try:
-            text = _description(request)
+            text, filename = _description(request)
+            if filename.startswith("post:"):  # a blog post's title names the game it codes
+                name, filename = name.strip() or filename[5:], filename[5:]
             with transaction.atomic():  # the game and its queued statistics, or nothing
-                added = recycle_games.add(name, text, request.user, about, upload.name if upload else "")
+                added = recycle_games.add(name, text, request.user, about, filename)
                 # Its design statistics run in a background job (designjobs), never in this request.
                 designjobs.submit(added.game_id, added.players)
             context["added"] = added

@@ -123,12 +123,13 @@ def check(game: Game, games: int = CHECK_GAMES) -> dict[str, Any]:
 
 def title_from(text: str, filename: str = "") -> str:
     """Return a title for a description left untitled: its first comment's first phrase
-    (";; Crazy Eights (pagat.com/...)": "Crazy Eights"), else the file's name, else ''."""
+    (";; Crazy Eights (pagat.com/...)": "Crazy Eights"), else ``filename`` (a blog post's
+    title, or a file's name: ``CrazyEights4.rcy`` is "Crazy Eights 4"), else ''."""
     first = leading_comments(text).split("\n", 1)[0]
     phrase = re.split(r"\(|:|,|;| - |https?://|\bin the GDL\b|\.\s", first, maxsplit=1)[0].strip(" .")
     if phrase and len(phrase) <= 40 and re.search(r"[A-Za-z]", phrase):
         return phrase.title() if phrase.isupper() else phrase
-    stem = re.sub(r"\.[A-Za-z0-9]+$", "", filename)
+    stem = re.sub(r"\.(rcy|gdl|txt|md|markdown|html)$", "", filename.strip(), flags=re.IGNORECASE)
     stem = re.sub(r"(?<=[a-z])(?=[A-Z0-9])|[_\-]+", " ", stem).strip()
     return stem[:1].upper() + stem[1:] if stem else ""
 

@@ -14,6 +14,8 @@ from cardtable.dashboard import designjobs, recycle_games
 from cardtable.dashboard.models import DesignStats, StoredGame
 from games import get_game
 from games.recycle import library
+from games.recycle.listing import post_title
+from tests.games.recycle.helpers import seed_post
 
 pytestmark = pytest.mark.django_db
 URL = "/staff/games/"
@@ -173,3 +175,20 @@ def test_add_inside_a_transaction_that_rolls_back_keeps_no_compiled_game() -> No
         recycle_games.add("", WHIST.decode(), None, "", "whist.rcy")
         raise RuntimeError("later step failed")
     assert not StoredGame.objects.exists() and "recycle_whist" not in recycle_games._CACHE
+
+
+def test_an_untitled_blog_post_is_named_by_its_title(staff_client: Client) -> None:
+    post = seed_post("stealing_bundles")
+    response = upload(staff_client, "", post.read_bytes(), "bundles.txt")
+    assert response.status_code == 201, response.content.decode()[:600]
+    row = StoredGame.objects.get()
+    assert (row.name, row.game_id) == (post_title(post.read_text()), recycle_games.game_id_for(row.name))
+
+
+@pytest.mark.parametrize(
+    ("filename", "title"),
+    [("CrazyEights4.rcy", "Crazy Eights 4"), ("go_fish.gdl", "Go fish"), ("", "")],
+)
+def test_a_title_from_the_file_name_when_there_is_no_comment(filename: str, title: str) -> None:
+    assert recycle_games.title_from("(game)", filename) == title
+    assert recycle_games.title_from(";; SPADES in the GDL https://x\n(game)", filename) == "Spades"
