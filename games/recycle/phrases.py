@@ -9,6 +9,8 @@ names go through ``names.readable``.
 
 from __future__ import annotations
 
+import re
+
 from games.recycle.names import readable
 from games.recycle.syntax import Node
 
@@ -195,7 +197,7 @@ class ValuePhrases:
                 if f"{var}'s" in said:
                     return said.replace(f"{var}'s", f"{whom}'s") + " together"
             return f"the cards of {said} for {self._domain(over, var, 'every')}"
-        return "the cards of " + series([self.value(p) for p in parts])
+        return series([self.value(p) for p in parts]) + (" together" if len(parts) > 1 else "")
 
     def _v_intersect(self, *parts: Node) -> str:
         return "the cards in all of " + series([self.value(p) for p in parts])
@@ -306,8 +308,10 @@ class ValuePhrases:
         noun = self.noun(over)
         shown = self._v_var(var)
         head = f"{which} {noun} {shown}" if noun else (shown if which == "a" else f"{which} {shown}")
-        if isinstance(over, Node) and over.kind == "filter" and over.args[1] == var:
-            return f"{head} of {self.value(over.args[0])} where {self.value(over.args[2])}"
+        if isinstance(over, Node) and over.kind == "filter":
+            # The filter's own variable is the one chosen: say it once ("a card C of your Hand where...").
+            where = re.sub(rf"\b{re.escape(self._v_var(over.args[1]))}\b", shown, self.value(over.args[2]))
+            return f"{head} of {self.value(over.args[0])} where {where}"
         if isinstance(over, Node) and over.kind in ("all_players", "all_teams"):
             return head
         return (

@@ -98,7 +98,8 @@ class Phrases(ValuePhrases):
         return f"move {self.value(source)} to {self.value(target).replace('the top card of ', 'the top of ')}"
 
     def _a_remember(self, source: Node, target: Node) -> str:
-        return f"remember {self.value(source)} in {self.value(target)}"
+        where = self.value(target).replace("the top card of ", "the top of ")
+        return f"remember {self.value(source)} in {where}"
 
     def _a_forget(self, what: Node) -> str:
         return f"forget {self.value(what)}"
