@@ -20,6 +20,13 @@ from games.recycle.program import Program
 from games.recycle.syntax import Node
 from games.recycle.tricks_text import TrickRules
 
+# Bounds on the text, so a huge description (200,000 characters) still lists in a few kilobytes
+# per paragraph: CardStock's longest paragraph, Klaverjassen's play stage, is 6,837 characters.
+MAX_PARAGRAPH = 8_000
+MAX_STAGES = 30
+MAX_GOAL = 200
+MAX_TERMS = 40
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -333,10 +340,18 @@ def describe(program: Program, text: str, description: str = "") -> Rules:
         describer.setup(),
         describer.names(),
     ]
-    paragraphs += describer.body()
+    body = describer.body()
+    if len(body) > MAX_STAGES + 1:  # a generated game's hundreds of stages: the first ones
+        body = [*body[: MAX_STAGES + 1], f"…and {len(body) - MAX_STAGES - 1} more stages (see the program)."]
+    paragraphs += body
     paragraphs += [describer.tricks(), describer.counts(), describer.ending()]
     return Rules(
-        goal=describer.goal(),
-        how_to_play=tuple(p for p in paragraphs if p),
-        glossary=describer.glossary(),
+        goal=_bounded(describer.goal(), MAX_GOAL),
+        how_to_play=tuple(_bounded(p, MAX_PARAGRAPH) for p in paragraphs if p),
+        glossary=describer.glossary()[:MAX_TERMS],
     )
+
+
+def _bounded(text: str, limit: int) -> str:
+    """Return ``text`` cut at a word before ``limit`` characters, with "…", when longer."""
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + " …"

@@ -164,3 +164,24 @@ def test_the_scoring_direction_and_the_lowest_score() -> None:
         "Each player's score is then the number of cards in their Hand; the lowest score wins "
         "(a tie shares the win)."
     )
+
+
+def test_a_huge_description_gives_bounded_text() -> None:
+    stage = (
+        "(stage player (end (== (size ((current player) iloc HAND)) 0))"
+        " (choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc PILE)))))))"
+    )
+    guard = " ".join(f"((== (game sto N{i}) {i}) (inc (game sto N{i}) 1))" for i in range(400))
+    text = f"""(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO)) (SUIT (HEARTS, SPADES)))))
+ (do ((all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND))))) {guard}))
+ {" ".join([stage] * 60)}
+ (scoring max 0))"""
+    info = loads(text, "Huge").info
+    assert max(len(p) for p in info.how_to_play) <= 8_000
+    order = next(p for p in info.how_to_play if p.startswith("The game, in order"))
+    assert order.endswith(" …")
+    stages = [p for p in info.how_to_play if p.startswith("Stage ")]
+    assert len(stages) == 30 and "…and 30 more stages (see the program)." in info.how_to_play
+    assert len(info.glossary) <= 40 and info.how_to_play[-1].startswith("The game ends")
