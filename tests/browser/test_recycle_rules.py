@@ -49,4 +49,10 @@ def test_an_uploaded_file_explains_itself_and_staff_retitle_it(own_server, new_p
     expect(lobby.get_by_label("Game", exact=True).locator('option[value="recycle_whist"]')).to_contain_text(
         "Partner Whist"
     )
+    # The lobby's list of games says each game's goal, this one's too.
+    item = lobby.locator(".game-item", has_text="Partner Whist")
+    expect(item.locator(".game-item-goal")).to_have_text(
+        "For 4 players in 2 teams: have your team end with the highest Score by taking tricks."
+    )
+    lobby.screenshot(path=str(ARTIFACTS / "recycle_rules_lobby.png"), full_page=True)
     assert page.errors == [] and lobby.errors == []

@@ -57,6 +57,8 @@ def test_a_file_alone_is_enough_title_and_rules_come_from_it(staff_client: Clien
     assert "teams" in listed["goal"] and "highest Score" in listed["goal"]
     assert listed["how_to_play"][0].startswith("About this game: Whist (American whist")
     assert any(p.startswith("Stage 1.1.1") for p in listed["how_to_play"])
+    lobby = Client().get("/").content.decode()
+    assert f'<span class="game-item-goal">{listed["goal"]}</span>' in lobby
     assert {
         "term": "Tricks won",
         "meaning": "A place for cards (each team's, face up, seen by everyone).",
