@@ -119,15 +119,18 @@ class _Describer(TrickRules):
         return sentence("Names used below: " + "; ".join(said)) if said else ""
 
     def body(self) -> list[str]:
-        """Return a paragraph for the top-level steps and one for each stage, in play order."""
+        """Return a paragraph for the top-level steps and one for each stage, in play order;
+        each choice's options follow the paragraph of the stage they are part of."""
         items = [n for n in self.root.args if n.kind not in ("declare", "setup", "scoring")]
         paragraphs: list[str] = []
-        steps = self.steps(items, "", paragraphs)
-        paragraphs.insert(0, sentence("The game, in order: " + "; then ".join(steps)))
+        details: list[str] = []
+        steps = self.steps(items, "", paragraphs, details)
+        paragraphs[:0] = [sentence("The game, in order: " + "; then ".join(steps)), *details]
         return paragraphs
 
-    def steps(self, items: list[Node], prefix: str, out: list[str]) -> list[str]:
-        """Say ``items``; a stage is numbered, said by its own paragraph(s) in ``out``."""
+    def steps(self, items: list[Node], prefix: str, out: list[str], details: list[str]) -> list[str]:
+        """Say ``items``; a stage is numbered, said by its own paragraph(s) in ``out``; the
+        options of a choice go to ``details``."""
         said = []
         number = 0
         for item in items:
@@ -137,17 +140,24 @@ class _Describer(TrickRules):
                 said.append(f"stage {label}")
                 out.append("")  # the stage's place, filled once its inner stages are said
                 at = len(out) - 1
-                out[at] = self.stage(item, label, out)
+                inner: list[str] = []
+                out[at] = self.stage(item, label, out, inner)
+                out[at + 1 : at + 1] = inner
             elif item.kind == "choice":
-                said.append(self.choice(item))
+                where = f"stage {prefix.rstrip('.')}" if prefix else "the game's first steps"
+                summary, options = self.choice(item)
+                said.append(summary)
+                count = sum(1 for d in details if d.startswith("The moves of "))
+                which = f" (choice {count + 1})" if count else ""
+                details.append(f"The moves of {where}{which}: {options}")
             else:
                 said.append(self.say.action(item))
         return said
 
-    def stage(self, node: Node, label: str, out: list[str]) -> str:
+    def stage(self, node: Node, label: str, out: list[str], details: list[str]) -> str:
         kind, end, *body = node.args
         who = "team" if kind == "team" else "player"
-        steps = self.steps(body, label + ".", out)
+        steps = self.steps(body, label + ".", out, details)
         head = f"Stage {label}{self.title(node)}: played in rounds until {self.say.value(end.args[0])}, "
         head += f'each round with the next {who} as the current one ("you"): '
         return sentence(head + "; then ".join(steps))
@@ -170,17 +180,19 @@ class _Describer(TrickRules):
         text = " ".join(f for f in found if f)
         return text if re.search(r"[a-z]{3}", text) and len(text) < 300 else ""
 
-    def choice(self, node: Node) -> str:
+    def choice(self, node: Node) -> tuple[str, str]:
+        """Return what a choice offers in short ("on your turn, choose one move: play a card
+        from your Hand to your Trick") and each of its options in full."""
         options = list(node.args)
         moves = list(dict.fromkeys(m for o in options for m in self.kinds_of_move(o)))
-        summary = "choose one move: " + (series(moves, "or") if moves else "one of the options below")
+        summary = "choose one move: " + (series(moves, "or") if moves else "one of its options")
         details = []
         for index, option in enumerate(options, 1):
             note = self.comment_at(option)
             details.append(
                 f"({index}) {sentence(note) + ' ' if note else ''}{sentence(self.say.action(option))}"
             )
-        return f"on your turn, {summary} [{' '.join(details)}]"
+        return f"on your turn, {summary}", " ".join(details)
 
     def kinds_of_move(self, option: Node) -> list[str]:
         """Say what sort of move an option of a choice is: play, draw, take, pass, bet..."""
@@ -341,8 +353,10 @@ def describe(program: Program, text: str, description: str = "") -> Rules:
         describer.names(),
     ]
     body = describer.body()
-    if len(body) > MAX_STAGES + 1:  # a generated game's hundreds of stages: the first ones
-        body = [*body[: MAX_STAGES + 1], f"…and {len(body) - MAX_STAGES - 1} more stages (see the program)."]
+    stages = [i for i, p in enumerate(body) if p.startswith("Stage ")]
+    if len(stages) > MAX_STAGES:  # a generated game's hundreds of stages: the first ones
+        more = len(stages) - MAX_STAGES
+        body = [*body[: stages[MAX_STAGES]], f"…and {more} more stages (see the program)."]
     paragraphs += body
     paragraphs += [describer.tricks(), describer.counts(), describer.ending()]
     return Rules(

@@ -3,6 +3,8 @@ its rules made from the program, and staff can retitle it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -32,7 +34,12 @@ def test_an_uploaded_file_explains_itself_and_staff_retitle_it(own_server, new_p
     rules = page.locator("#rules")
     expect(rules.locator(".game-goal")).to_contain_text("have your team end with the highest Score")
     expect(rules.locator("ol > li").first).to_contain_text("About this game: Whist (American whist")
-    expect(rules.locator("ol > li", has_text="Stage 1.1.1:")).to_contain_text("play a card from your Hand")
+    expect(rules.locator("ol > li", has_text=re.compile(r"^Stage 1\.1\.1:"))).to_contain_text(
+        "play a card from your Hand"
+    )
+    expect(rules.locator("ol > li", has_text=re.compile(r"^The moves of stage 1\.1\.1:"))).to_contain_text(
+        "(1) Leading: any card."
+    )
     expect(rules.locator("dl")).to_contain_text("Tricks won")
     page.screenshot(path=str(ARTIFACTS / "recycle_rules_whist.png"), full_page=True)
 

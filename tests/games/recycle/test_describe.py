@@ -46,8 +46,10 @@ def test_whist_a_team_trick_taker_with_trumps() -> None:
     assert "shuffle the Stock; deal 13 cards from the Stock to each player's Hand" in deal
     assert "set the game's Trump to the suit of the top card of your Hand" in deal
     turn = paragraph(paragraphs, "Stage 1.1.1")
-    assert "on your turn, choose one move: play a card from your Hand to your Trick [" in turn
-    assert "(2) Following: a card of the suit led..." in turn
+    assert turn.endswith("on your turn, choose one move: play a card from your Hand to your Trick.")
+    moves = paragraph(paragraphs, "The moves of stage 1.1.1:")
+    assert paragraphs.index(moves) == paragraphs.index(turn) + 1
+    assert "(2) Following: a card of the suit led... If the game's Lead is not none: choose a card C" in moves
     tricks = paragraph(paragraphs, "Tricks:")
     assert (
         "you must follow suit: play a card of the suit led (the game's Lead) if you can, else any card"
@@ -77,13 +79,17 @@ def test_crazy_eights_a_shedding_game() -> None:
     assert order.endswith("then stage 1.")
     assert stage_heads(paragraphs) == ["Stage 1"]
     turn = paragraph(paragraphs, "Stage 1")
-    assert (
+    assert turn.endswith(
         "choose one move: play a card from your Hand to the Discard, draw from the Stock to your Hand "
-        "or add 1 to the game's Passes [" in turn
+        "or add 1 to the game's Passes."
     )
+    moves = paragraph(paragraphs, "The moves of stage 1:")
     assert (
         "(2) An eight, naming the suit to follow. Choose a card C of your Hand where the rank of C is 8"
-        in turn
+        in moves
+    )
+    assert (
+        "(4) Unable to play with the stock empty: pass. If Playable is empty and the Stock is empty" in moves
     )
     assert not [p for p in paragraphs if p.startswith("Tricks:")]
     assert "cards are worth Penalty points: 8 50, king 10" in paragraph(paragraphs, "Counts:")
@@ -105,9 +111,10 @@ def test_go_fish_a_fishing_game() -> None:
     assert "deal 5 cards from the Stock to each player's Hand" in paragraph(paragraphs, "The game, in order:")
     assert stage_heads(paragraphs) == ["Stage 1"]
     turn = paragraph(paragraphs, "Stage 1")
-    assert "choose one move: take cards from another player's Hand to your Hand [" in turn
-    assert "Choose a player O of the other players where O's Hand is not empty" in turn
-    assert "then choose R from ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, jack, queen or king" in turn
+    assert turn.endswith("choose one move: take cards from another player's Hand to your Hand.")
+    moves = paragraph(paragraphs, "The moves of stage 1:")
+    assert moves.startswith("The moves of stage 1: (1) Choose a player O of the other players where O's Hand")
+    assert "then choose R from ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, jack, queen or king" in moves
     assert not [p for p in paragraphs if p.startswith("Tricks:")]
     assert paragraphs[-1].startswith(
         "The game ends when stage 1 ends: when the number of cards in every player's Books together is 52."
