@@ -17,6 +17,7 @@ from cardtable.dashboard import designjobs, recycle_games
 from cardtable.dashboard.models import DesignStats, StoredGame
 from games.engine import GameError
 from games.recycle import MAX_FILE_BYTES, RecycleError
+from games.recycle.forms import leading_comments
 from games.recycle.listing import extract_listing, post_title
 
 
@@ -101,5 +102,8 @@ def _page(request: HttpRequest, context: dict, status: int) -> HttpResponse:
         row.game: row
         for row in DesignStats.objects.filter(game__in=[g.game_id for g in stored], variant="{}")
     }
-    context["stored"] = [(game, design.get(game.game_id)) for game in stored]
+    # The edit form shows the description players read: the staff's, else the file's comments.
+    context["stored"] = [
+        (game, design.get(game.game_id), game.description or leading_comments(game.text)) for game in stored
+    ]
     return render(request, "dashboard/recycle_games.html", context, status=status)

@@ -139,6 +139,9 @@ def test_a_failure_after_the_row_stores_nothing(
 def test_staff_edit_title_and_description_and_players_read_them(staff_client: Client) -> None:
     assert upload(staff_client, "", WHIST, "whist.rcy").status_code == 201
     get_game("recycle_whist")  # compiled and kept under the old title
+    # The edit form starts from what players read: the file's leading comments.
+    form = staff_client.get(URL).content.decode()
+    assert re.search(r'<textarea name="description"[^>]*>Whist \(American whist, pagat.com', form)
     response = staff_client.post(
         f"{URL}recycle_whist/edit/", {"name": "Partner Whist", "description": "Seven up."}
     )
