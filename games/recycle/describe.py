@@ -53,6 +53,7 @@ class _Describer(TrickRules):
     # Sections -----------------------------------------------------------------
 
     def players(self) -> str:
+        """Say how many play, and the teams."""
         count = self.program.player_count
         teams = [t for t in self.program.teams if t]
         text = f"{count} player{'s' if count != 1 else ''}"
@@ -64,6 +65,7 @@ class _Describer(TrickRules):
         return sentence(text)
 
     def cards(self) -> str:
+        """Say how many cards, and each attribute with its values."""
         count = self.program.card_count
         attrs = []
         # In the deck's own order (the attribute tables' order follows a set's).
@@ -79,6 +81,7 @@ class _Describer(TrickRules):
         return sentence(f"Cards: {count} card{'s' if count != 1 else ''}{per}")
 
     def places(self) -> str:
+        """Say each location: whose it is and who sees it."""
         found: dict[tuple[str, str], str] = {}
         for node in walk(self.root):
             if node.kind == "game_location" and isinstance(node.args[1], str):
@@ -102,6 +105,7 @@ class _Describer(TrickRules):
         return "player"
 
     def setup(self) -> str:
+        """Say where the cards start and what the setup does."""
         setup = next(n for n in self.root.args if n.kind == "setup")
         said = [self.say.action(n) for n in setup.args[1:] if n.kind not in ("create_teams", "create_deck")]
         decks = [n for n in setup.args if n.kind == "create_deck"]
@@ -155,6 +159,7 @@ class _Describer(TrickRules):
         return said
 
     def stage(self, node: Node, label: str, out: list[str], details: list[str]) -> str:
+        """Say one stage: its title, end condition and each step of a round."""
         kind, end, *body = node.args
         who = "team" if kind == "team" else "player"
         steps = self.steps(body, label + ".", out, details)
@@ -198,6 +203,8 @@ class _Describer(TrickRules):
         """Say what sort of move an option of a choice is: play, draw, take, pass, bet..."""
         out = []
         for node, scope in walk_scoped(option, {}):
+            if node.kind == "set" and self._declares(node):
+                return [self.say.value(node.args[1])]  # a word the player says: "check", "fold"
             if node.kind == "move":
                 source, target = node.args
                 src, dst = self.where(source, scope), self.where(target, scope)
@@ -218,6 +225,17 @@ class _Describer(TrickRules):
                 else:
                     out.append(self.say.action(node))
         return out[:1]
+
+    def _declares(self, node: Node) -> bool:
+        """Return whether ``node`` sets your own word to a NAME (``(set (you str MOVE) FOLD)``)."""
+        target, value = node.args
+        mine = is_kind(target, "owned_string") and is_kind(target.args[0], "player")
+        return (
+            mine
+            and target.args[0].args[0] == "current"
+            and is_kind(value, "name")
+            and value.args[0] != "NONE"
+        )
 
     def _betting(self, target: Node) -> bool:
         name = target.args[-1]
@@ -309,7 +327,7 @@ class _Describer(TrickRules):
                 aim = "have your team " + aim
         else:
             aim = f"end with the {'lowest' if low else 'highest'} score ({self.say.value(expression)})"
-        trick = " by taking tricks" if self.tricks() else ""
+        trick = " by taking tricks" if self.takes_tricks() else ""
         return sentence(f"For {who}: {aim}{trick}")
 
     def glossary(self) -> tuple[tuple[str, str], ...]:

@@ -8,6 +8,7 @@ rank trumps above the suit led.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from games.recycle.forms import is_kind, sentence, walk
@@ -53,13 +54,30 @@ class TrickRules:
                 f"you must follow suit: play a card of the suit led ({led}) if you can, else any card"
             )
         if winner is not None:
-            using = winner.args[0].args[1]
+            of, using = winner.args[0].args
             order = self.precedence(using)
             high = "highest" if winner.args[0].kind == "max_card" else "lowest"
+            if not self.takes_tricks():  # a showdown: the best card wins, no trick is taken
+                best = (
+                    f"whoever has the {high} card of {self.say.value(of)} by {self.say._points(using)} wins"
+                )
+                return sentence("Comparing cards: " + best + (f" ({order[2:]})" if order else ""))
             parts.append(
                 f"the trick goes to whoever played the {high} card by {self.say._points(using)}{order}"
             )
         return sentence("Tricks: " + "; ".join(parts))
+
+    def takes_tricks(self) -> bool:
+        """Return whether the game plays tricks: it makes players follow suit, or a place it
+        compares cards in is named like a trick (``TRICK``, ``PLAYED``)."""
+        if any(n.kind == "filter" and self._led(n) is not None for n in walk(self.root)):
+            return True
+        for node in walk(self.root):
+            if node.kind == "owner" and is_kind(node.args[0], "max_card", "min_card"):
+                names = [n.args[-1] for n in walk(node) if n.kind in ("owned_location", "game_location")]
+                if any(isinstance(x, str) and re.search("TRICK|PLAY", x) for x in names):
+                    return True
+        return False
 
     def _led(self, node: Node) -> Node | None:
         """Return what a filter of cards by ``(== (cardatt SUIT 'C) LED)`` compares to: the
@@ -69,6 +87,7 @@ class TrickRules:
             return None
 
         def own_suit(side: object) -> bool:
+            """Return whether ``side`` is the suit of the filter's own card."""
             return (
                 is_kind(side, "cardatt")
                 and is_kind(side.args[0], "name")

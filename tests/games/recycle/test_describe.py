@@ -192,3 +192,29 @@ def test_a_huge_description_gives_bounded_text() -> None:
     stages = [p for p in info.how_to_play if p.startswith("Stage ")]
     assert len(stages) == 30 and "…and 30 more stages (see the program)." in info.how_to_play
     assert len(info.glossary) <= 40 and info.how_to_play[-1].startswith("The game ends")
+
+
+# Each says a word (check or fold); then the highest card shown takes a chip: a showdown, no trick.
+SHOWDOWN = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (J, Q, K)))))
+ (do ((shuffle (game iloc STOCK))
+      (set (game points RANKING) (((RANK : K) 3) ((RANK : Q) 2) ((RANK : J) 1)))
+      (all player 'P (move (top (game iloc STOCK)) (top ('P vloc SHOWN))))))
+ (stage player (end (all player 'P (> ('P sto DONE) 0)))
+  (choice (((== 1 1) (do ((set ((current player) str MOVE) CHECK) (inc ((current player) sto DONE) 1))))
+           ((== 1 1) (do ((set ((current player) str MOVE) FOLD) (inc ((current player) sto DONE) 1)))))))
+ (do ((inc ((owner (max (union (all player 'P ('P vloc SHOWN))) using (game points RANKING))) sto CHIPS) 1)))
+ (scoring max ((current player) sto CHIPS)))"""
+
+
+def test_words_a_player_says_are_moves_and_a_showdown_is_no_trick() -> None:
+    info = loads(SHOWDOWN, "Showdown").info
+    assert info.goal == "For 2 players: end with the highest Chips."
+    stage = next(p for p in info.how_to_play if p.startswith("Stage 1:"))
+    assert stage.endswith("on your turn, choose one move: check or fold.")
+    assert (
+        "Comparing cards: whoever has the highest card of every player's Shown together by the Ranking "
+        "points wins (by rank, king highest and jack lowest)." in info.how_to_play
+    )
+    assert not [p for p in info.how_to_play if p.startswith("Tricks:")]
