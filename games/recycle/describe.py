@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from games.recycle.deck import combinations
 from games.recycle.forms import is_kind, leading_comments, sentence, walk, walk_scoped
 from games.recycle.phrases import LOCATION_KINDS, place, series, word
 from games.recycle.phrases_actions import Phrases
-from games.recycle.program import Program
+from games.recycle.program import MAX_CARDS, Program
 from games.recycle.syntax import Node
 from games.recycle.tricks_text import TrickRules
 
@@ -77,8 +78,48 @@ class _Describer(TrickRules):
             attrs.append(f"a {place(attr).lower()} ({shown})")
         if not count:
             return "Cards: the description makes its cards during play."
+        made, decks, known = self.dealt_decks()
+        if decks > 1 and known:
+            count = made
         per = f"; each card has {series(attrs)}" if attrs else ""
-        return sentence(f"Cards: {count} card{'s' if count != 1 else ''}{per}")
+        copies = f" ({decks} decks of {count // decks})" if decks > 1 and known and count % decks == 0 else ""
+        if not known:
+            copies = " in each deck (the setup makes several)"
+        return sentence(f"Cards: {count} card{'s' if count != 1 else ''}{copies}{per}")
+
+    def dealt_decks(self) -> tuple[int, int, bool]:
+        """Return how many cards and decks the setup makes, counting a ``repeat``'s copies, and
+        whether that is known before play (a repeat of a constant number of times)."""
+        setup = next(n for n in self.root.args if n.kind == "setup")
+        total = decks = 0
+        known = True
+
+        def visit(node: object, times: int) -> None:
+            nonlocal total, decks, known
+            if not isinstance(node, Node):
+                return
+            if node.kind == "create_deck":
+                made = combinations(list(node.args[-1].args), MAX_CARDS) or []
+                total, decks = total + len(made) * times, decks + times
+            elif node.kind == "repeat":
+                count = self.constant(node.args[0])
+                known = known and count is not None
+                visit(node.args[1], times * (count or 1))
+            else:
+                for arg in node.args:
+                    visit(arg, times)
+
+        visit(setup, 1)
+        return total, decks, known
+
+    def constant(self, node: object) -> int | None:
+        """Return a number the description states (``8``, a declared ``'NUMP``), else None."""
+        if is_kind(node, "number"):
+            return node.args[0]
+        if is_kind(node, "var") and node.args[0] in self.program.declared:
+            known, value = self.program.declared_constant(node.args[0])
+            return value if known and isinstance(value, int) else None
+        return None
 
     def places(self) -> str:
         """Say each location: whose it is and who sees it."""
@@ -283,7 +324,7 @@ class _Describer(TrickRules):
         if kept:
             parts.append("the game keeps count of " + series(list(kept)))
         for name, node in sorted(maps.items()):
-            parts.append(f"cards are worth {place(name)} points: {self.say._awards(name, node.args[1:])}")
+            parts.append(f"cards are worth {place(name)} points ({self.say._awards(name, node.args[1:])})")
         return sentence("Counts: " + "; ".join(parts)) if parts else ""
 
     def ending(self) -> str:

@@ -56,11 +56,11 @@ class Phrases(ValuePhrases):
         return f"let {self._v_var(var)} be {self.value(value)}, then {self.action(body)}"
 
     def _a_put_points(self, var: str, *awards: Node) -> str:
-        return f"set the {self._v_var(var)} points: {self._awards(var, awards)}"
+        return f"set the {self._v_var(var)} points ({self._awards(var, awards)})"
 
     def _a_set_points(self, target: Node, *awards: Node) -> str:
         name = target.args[-1] if isinstance(target, Node) else str(target)
-        return f"set {self.value(target)}: {self._awards(name, awards)}"
+        return f"set {self.value(target)} ({self._awards(name, awards)})"
 
     def _award_parts(self, award: Node) -> tuple[list[tuple[str, str]], str]:
         *subs, points = award.args
@@ -74,7 +74,7 @@ class Phrases(ValuePhrases):
             )
             if sorted(attr for attr, _ in conditions) == ["rank", "suit"]:
                 said = " of ".join(value for _, value in sorted(conditions))
-            parts.append(f"{said} {points}")
+            parts.append(f"{said}: {points}")
         if len(parts) > 8:
             parts = [*parts[:8], f"and {len(parts) - 8} more"]
         return ", ".join(parts)

@@ -92,7 +92,7 @@ def test_crazy_eights_a_shedding_game() -> None:
         "(4) Unable to play with the stock empty: pass. If Playable is empty and the Stock is empty" in moves
     )
     assert not [p for p in paragraphs if p.startswith("Tricks:")]
-    assert "cards are worth Penalty points: 8 50, king 10" in paragraph(paragraphs, "Counts:")
+    assert "cards are worth Penalty points (8: 50, king: 10, queen: 10" in paragraph(paragraphs, "Counts:")
     assert paragraphs[-1].startswith(
         "The game ends when stage 1 ends: when for some player P, P's Hand is empty or the game's Passes "
         "is at least 4. Each player's score is then the total of their Hand in the Penalty points; the "
@@ -218,3 +218,16 @@ def test_words_a_player_says_are_moves_and_a_showdown_is_no_trick() -> None:
         "points wins (by rank, king highest and jack lowest)." in info.how_to_play
     )
     assert not [p for p in info.how_to_play if p.startswith("Tricks:")]
+
+
+def test_decks_made_again_by_a_repeat_are_counted() -> None:
+    text = """(game
+ (declare 3 'COPIES)
+ (setup (create players 2)
+        (repeat 'COPIES (create deck (game iloc STOCK) (deck (NUMBER (ONE, TWO, LLAMA))))))
+ (do ((all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
+  (choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc PILE)))))))
+ (scoring min (size ((current player) iloc HAND))))"""
+    cards = next(p for p in loads(text, "Copies").info.how_to_play if p.startswith("Cards:"))
+    assert cards == "Cards: 9 cards (3 decks of 3); each card has a number (1, 2 and llama)."
