@@ -13,7 +13,7 @@ from django.test import Client
 from cardtable.dashboard import designjobs, recycle_games
 from cardtable.dashboard.models import DesignStats, StoredGame
 from games import get_game
-from games.recycle import library
+from games.recycle import library, loads
 from games.recycle.listing import post_title
 from tests.games.recycle.helpers import seed_post
 
@@ -118,8 +118,6 @@ def test_the_check_stops_early_when_slow_but_every_game_ended(monkeypatch: pytes
 
 
 def get_game_from(content: bytes):
-    from games.recycle import loads
-
     return loads(content.decode(), "Whist")
 
 
