@@ -90,6 +90,8 @@ class StoredGame(models.Model):
 
     game_id = models.CharField(max_length=32, unique=True)
     name = models.CharField(max_length=80)
+    # What staff wrote about the game; empty: "How to play" opens with the file's leading comments.
+    description = models.TextField(blank=True, default="")
     text = models.TextField()
     players = models.PositiveSmallIntegerField()
     # The random games played before storing it: games, moves per game (mean, most), wins per seat.

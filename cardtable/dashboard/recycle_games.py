@@ -1,8 +1,12 @@
 """RECYCLE games staff add on the dashboard, and the game source that serves them.
 
 ``add`` compiles a pasted or uploaded description (a bad one fails with its
-line and column), plays ``CHECK_GAMES`` games with random players to show it
-ends, and stores it as a ``StoredGame``. ``find`` and ``listing`` are the source
+line and column), plays up to ``CHECK_GAMES`` games with random players to show
+it ends (a game that stalls, by moves or by time, is refused with the reason),
+and stores it as a ``StoredGame``; the title and description may be left empty
+(``title_from``: the file's first comment or its name; the rules text opens
+with the file's leading comments). ``edit`` changes a stored game's title and
+description. ``find`` and ``listing`` are the source
 registered with ``games.add_source`` (in ``apps.py``): the server asks for a
 stored game by id like any other, and the compiled game is kept per id, so a
 description is compiled once per process, not on every move.
@@ -11,6 +15,7 @@ description is compiled once per process, not on every move.
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from typing import Any
@@ -21,11 +26,19 @@ from cardtable.dashboard.models import StoredGame
 from games import GAMES
 from games.engine import Game, GameError
 from games.recycle import RecycleError, loads
+from games.recycle.forms import leading_comments
 from games.recycle.game import slug
 
 PREFIX = "recycle_"
 CHECK_GAMES = 100
+# The check stops early, after at least MIN_CHECK_GAMES, once it has run CHECK_SECONDS; one
+# random game running past GAME_SECONDS has stalled, and the game is refused (CardStock's
+# slowest game that plays, Golf, takes 0.3 s a random game; docs/dashboard.md).
+MIN_CHECK_GAMES = 3
+CHECK_SECONDS = 30.0
+GAME_SECONDS = 20.0
 MAX_NAME = 80
+MAX_DESCRIPTION = 4_000
 _CACHE: dict[str, Game] = {}
 _LOCK = threading.Lock()
 
@@ -37,7 +50,7 @@ def game_id_for(name: str) -> str:
 
 def compile_stored(row: StoredGame) -> Game:
     """Compile a stored description into its game, marked experimental."""
-    return loads(row.text, row.name, row.game_id, experimental=True)
+    return loads(row.text, row.name, row.game_id, experimental=True, description=row.description)
 
 
 def find(game_id: str) -> Game | None:
@@ -63,24 +76,35 @@ def listing() -> list[Game]:
 
 
 def check(game: Game, games: int = CHECK_GAMES) -> dict[str, Any]:
-    """Play ``games`` games with random players from seeds 0, 1, ...; return their figures.
+    """Play up to ``games`` games with random players from seeds 0, 1, ...; return their figures.
 
-    Raises ``GameError`` naming the seed of a game that does not end within the
-    interpreter's bounds.
+    Raises ``GameError`` naming the game that does not end within the
+    interpreter's bounds or within ``GAME_SECONDS`` (it stalls). After
+    ``MIN_CHECK_GAMES`` games, the check stops once ``CHECK_SECONDS`` have passed.
     """
     started = time.perf_counter()
     moves: list[int] = []
     wins = [0] * game.info.default_players
     for seed in range(games):
+        if seed >= MIN_CHECK_GAMES and time.perf_counter() - started > CHECK_SECONDS:
+            break
         state = game.new(None, None, seed)
         rng = random.Random(seed)
         count = 0
+        deadline = time.perf_counter() + GAME_SECONDS
         try:
             while not game.is_over(state):
+                if time.perf_counter() > deadline:
+                    raise GameError(
+                        f"random game {seed + 1} of {games} stalled: it had not ended after "
+                        f"{GAME_SECONDS:g} seconds ({count} moves played)"
+                    )
                 seat = game.to_act(state)[0]
                 game.advance(state, seat, game.random_move(state, seat, rng))
                 count += 1
         except GameError as error:
+            if "stalled" in str(error):
+                raise
             raise GameError(f"random game {seed + 1} of {games} failed: {error}") from None
         result = game.result(state)
         if result.get("error"):
@@ -88,6 +112,7 @@ def check(game: Game, games: int = CHECK_GAMES) -> dict[str, Any]:
         moves.append(count)
         for seat in result["winners"]:
             wins[seat] += 1
+    games = len(moves)
     return {
         "games": games,
         "moves_mean": round(sum(moves) / games, 1),
@@ -97,31 +122,81 @@ def check(game: Game, games: int = CHECK_GAMES) -> dict[str, Any]:
     }
 
 
-def add(name: str, text: str, user: Any = None) -> StoredGame:
-    """Compile, check and store a description; raise ``RecycleError`` (with line and column)
-    or ``GameError`` and store nothing when it is not a playable game."""
+def title_from(text: str, filename: str = "") -> str:
+    """Return a title for a description left untitled: its first comment's first phrase
+    (";; Crazy Eights (pagat.com/...)": "Crazy Eights"), else ``filename`` (a blog post's
+    title, or a file's name: ``CrazyEights4.rcy`` is "Crazy Eights 4"), else ''."""
+    first = leading_comments(text).split("\n", 1)[0]
+    phrase = re.split(r"\(|:|,|;| - |https?://|\bin the GDL\b|\.\s", first, maxsplit=1)[0].strip(" .")
+    if phrase and len(phrase) <= 40 and re.search(r"[A-Za-z]", phrase):
+        return phrase.title() if phrase.isupper() else phrase
+    stem = re.sub(r"\.(rcy|gdl|txt|md|markdown|html)$", "", filename.strip(), flags=re.IGNORECASE)
+    stem = re.sub(r"(?<=[a-z])(?=[A-Z0-9])|[_\-]+", " ", stem).strip()
+    return stem[:1].upper() + stem[1:] if stem else ""
+
+
+def _clean(name: str, description: str) -> tuple[str, str]:
     name = " ".join(name.split())
     if not name or len(name) > MAX_NAME:
-        raise GameError(f"give the game a name of 1 to {MAX_NAME} characters")
+        raise GameError(f"give the game a title of 1 to {MAX_NAME} characters")
+    description = description.strip()
+    if len(description) > MAX_DESCRIPTION:
+        raise GameError(f"the description is longer than {MAX_DESCRIPTION} characters")
+    return name, description
+
+
+def add(name: str, text: str, user: Any = None, description: str = "", filename: str = "") -> StoredGame:
+    """Compile, check and store a description; raise ``RecycleError`` (with line and column)
+    or ``GameError`` and store nothing when it is not a playable game.
+
+    An empty ``name`` is taken from the text or ``filename`` (``title_from``). Call it
+    inside ``transaction.atomic()`` with whatever else must be stored with the game: the
+    compiled game is kept for this process only once the row is committed.
+    """
+    name = name.strip() or title_from(text, filename)
+    if not name.strip():
+        raise GameError("give the game a title: the description has no comment or file name to take one from")
+    name, description = _clean(name, description)
     game_id = game_id_for(name)
     if game_id in GAMES or StoredGame.objects.filter(game_id=game_id).exists():
-        raise GameError(f"there is already a game called {name!r} (id {game_id}): choose another name")
-    game = loads(text, name, game_id, experimental=True)
+        raise GameError(f"there is already a game called {name!r} (id {game_id}): choose another title")
+    game = loads(text, name, game_id, experimental=True, description=description)
     checked = check(game)
     try:
         with transaction.atomic():
             row = StoredGame.objects.create(
                 game_id=game_id,
                 name=name,
+                description=description,
                 text=text,
                 players=game.info.default_players,
                 checked=checked,
                 added_by=user if user is not None and user.is_authenticated else None,
             )
     except IntegrityError:
-        raise GameError(f"there is already a game called {name!r}: choose another name") from None
+        raise GameError(f"there is already a game called {name!r}: choose another title") from None
+    transaction.on_commit(lambda: _keep(game_id, game))
+    return row
+
+
+def _keep(game_id: str, game: Game) -> None:
     with _LOCK:
         _CACHE[game_id] = game
+
+
+def edit(game_id: str, name: str, description: str) -> StoredGame:
+    """Change a stored game's title and description (its id stays: tables refer to it);
+    raise ``GameError`` and change nothing when they are not valid."""
+    row = StoredGame.objects.filter(game_id=game_id).first()
+    if row is None:
+        raise GameError(f"there is no stored game {game_id!r}")
+    name, description = _clean(name, description)
+    if StoredGame.objects.filter(name__iexact=name).exclude(pk=row.pk).exists():
+        raise GameError(f"there is already a game called {name!r}: choose another title")
+    row.name, row.description = name, description
+    row.save(update_fields=["name", "description"])
+    forget(game_id)
+    transaction.on_commit(lambda: forget(game_id))  # a copy compiled before the commit is stale too
     return row
 
 
@@ -142,4 +217,7 @@ def error_context(text: str, error: RecycleError) -> dict[str, Any]:
     return out
 
 
-__all__ = ["CHECK_GAMES", "RecycleError", "add", "check", "error_context", "find", "forget", "listing"]
+__all__ = [
+    "CHECK_GAMES", "RecycleError", "add", "check", "edit", "error_context", "find", "forget", "listing",
+    "title_from",
+]  # fmt: skip

@@ -19,11 +19,16 @@ MAX_FILE_BYTES = 256_000
 
 
 def loads(
-    text: str, name: str = "RECYCLE game", game_id: str | None = None, experimental: bool = False
+    text: str,
+    name: str = "RECYCLE game",
+    game_id: str | None = None,
+    experimental: bool = False,
+    description: str = "",
 ) -> RecycleGame:
     """Compile a description's text; ``name`` names the game, ``game_id`` gives its id
-    (``recycle_<name>`` otherwise), ``experimental`` marks a game staff added."""
-    return RecycleGame(text, name, game_id, experimental)
+    (``recycle_<name>`` otherwise), ``experimental`` marks a game staff added, and
+    ``description`` (else the file's leading comments) opens its "How to play"."""
+    return RecycleGame(text, name, game_id, experimental, description)
 
 
 def load(path: str | Path, name: str | None = None) -> RecycleGame:

@@ -8,6 +8,7 @@ from typing import Any
 
 from games.engine import NO_EVENTS, Event, Game, GameInfo, Move
 from games.recycle import bots, runner, visibility
+from games.recycle.describe import describe
 from games.recycle.program import Program, compile_program
 from games.recycle.state import RecycleState, state_from_json, state_to_json
 
@@ -25,9 +26,17 @@ class RecycleGame(Game):
     """
 
     def __init__(
-        self, text: str, name: str = "RECYCLE game", game_id: str | None = None, experimental: bool = False
+        self,
+        text: str,
+        name: str = "RECYCLE game",
+        game_id: str | None = None,
+        experimental: bool = False,
+        description: str = "",
     ) -> None:
         self.program: Program = compile_program(text, name)
+        # The rules a player reads, made from the program (and the file's leading comments
+        # or a staff member's ``description``): games/recycle/describe.py.
+        self.rules = describe(self.program, text, description)
         count = self.program.player_count
         self.info = GameInfo(
             id=game_id or f"recycle_{slug(name)}",
@@ -37,6 +46,9 @@ class RecycleGame(Game):
             default_players=count,
             options={},
             low_score_wins=self.program.lowest_wins,
+            goal=self.rules.goal,
+            how_to_play=self.rules.how_to_play,
+            glossary=self.rules.glossary,
             experimental=experimental,
         )
         self.bot_settings = bots.settings(self.info)

@@ -58,14 +58,14 @@ def test_staff_add_a_seed_game_and_a_player_plays_it_against_bots(own_server, ne
     page = staff_page(own_server, new_page)
 
     # A bad description first: the error says where.
-    page.get_by_label("Name").fill("Broken")
+    page.get_by_label("Title").fill("Broken")
     broken = "(game (setup (create players 2))\n (do ((shufle (game iloc STOCK)))))"
-    page.get_by_label("Description").fill(broken)
+    page.get_by_label("RECYCLE program").fill(broken)
     page.get_by_role("button", name="Check and add").click()
     expect(page.locator("#add-error")).to_contain_text("line 2, column")
 
-    page.get_by_label("Name").fill("Blog Bundles")
-    page.get_by_label("Description").fill("")
+    page.get_by_label("Title").fill("Blog Bundles")
+    page.get_by_label("RECYCLE program").fill("")
     page.get_by_label("or a file").set_input_files(str(seed_post("stealing_bundles")))
     page.get_by_role("button", name="Check and add").click()
     expect(page.locator("#added")).to_contain_text("recycle_blog_bundles")
@@ -101,8 +101,8 @@ def test_staff_add_a_seed_game_and_a_player_plays_it_against_bots(own_server, ne
 
 def test_choice_moves_are_buttons(own_server, new_page) -> None:
     page = staff_page(own_server, new_page)
-    page.get_by_label("Name").fill("Gifts")
-    page.get_by_label("Description").fill(GIFTS)
+    page.get_by_label("Title").fill("Gifts")
+    page.get_by_label("RECYCLE program").fill(GIFTS)
     page.get_by_role("button", name="Check and add").click()
     expect(page.locator("#added")).to_contain_text("recycle_gifts")
 

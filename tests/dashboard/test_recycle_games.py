@@ -87,10 +87,13 @@ def test_a_game_that_does_not_end_is_refused(staff_client: Client) -> None:
     assert not StoredGame.objects.exists()
 
 
-@pytest.mark.parametrize(("name", "message"), [("", "give the game a name"), ("Agram Two", "already")])
-def test_names_must_be_given_and_new(staff_client: Client, name: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [("", "(game", "give the game a title"), ("Agram Two", AGRAM, "already"), ("x" * 81, AGRAM, "1 to 80")],
+)
+def test_titles_must_be_found_and_new(staff_client: Client, name: str, text: str, message: str) -> None:
     assert add(staff_client, "Agram Two", AGRAM).status_code == 201
-    response = add(staff_client, name, AGRAM)
+    response = add(staff_client, name, text)
     assert response.status_code == 400 and message in response.content.decode()
     assert StoredGame.objects.count() == 1
 

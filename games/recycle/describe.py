@@ -1,0 +1,430 @@
+"""Rules a person can read, made from a compiled RECYCLE program.
+
+``describe(program, text)`` returns a ``Rules``: a one-line goal for the lobby,
+the "How to play" paragraphs (the file's own leading comments, the players and
+cards, the places, the setup, each stage in order with what a player may do on
+a turn, the trick rules where there are tricks, what is counted, how the game
+ends and who wins) and a glossary of the program's names. The words come from
+``phrases`` and every name from ``names.readable``; docs/recycle.md, "Rules text".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from games.recycle.deck import combinations
+from games.recycle.forms import is_kind, leading_comments, sentence, walk, walk_scoped
+from games.recycle.phrases import LOCATION_KINDS, place, series, word
+from games.recycle.phrases_actions import Phrases
+from games.recycle.program import MAX_CARDS, Program
+from games.recycle.syntax import Node
+from games.recycle.tricks_text import TrickRules
+
+# Bounds on the text, so a huge description (200,000 characters) still lists in a few kilobytes
+# per paragraph: CardStock's longest paragraph, Klaverjassen's play stage, is 6,837 characters.
+MAX_PARAGRAPH = 8_000
+MAX_STAGES = 30
+MAX_GOAL = 200
+MAX_TERMS = 40
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a player reads about a game: the goal, the paragraphs, the words."""
+
+    goal: str
+    how_to_play: tuple[str, ...]
+    glossary: tuple[tuple[str, str], ...]
+
+
+class _Describer(TrickRules):
+    """Builds the paragraphs of one program's rules."""
+
+    def __init__(self, program: Program, text: str) -> None:
+        self.program = program
+        self.root: Node = program.stages[0][3]
+        self.say = Phrases(frozenset(program.declared))
+        self.lines = text.removeprefix("\ufeff").splitlines()
+        self.team_vars = {
+            n.args[2] for n in walk(self.root) if n.kind == "agg" and is_kind(n.args[1], "all_teams")
+        }
+        self.counter = 0
+
+    # Sections -----------------------------------------------------------------
+
+    def players(self) -> str:
+        """Say how many play, and the teams."""
+        count = self.program.player_count
+        teams = [t for t in self.program.teams if t]
+        text = f"{count} player{'s' if count != 1 else ''}"
+        if any(len(t) > 1 for t in teams):
+            sides = series(["players " + series([str(p + 1) for p in t]) for t in teams], "against")
+            text += f", in {len(teams)} teams: {sides} (partners share their team's places and counts)"
+        else:
+            text += ", each on their own"
+        return sentence(text)
+
+    def cards(self) -> str:
+        """Say how many cards, and each attribute with its values."""
+        count = self.program.card_count
+        attrs = []
+        # In the deck's own order (the attribute tables' order follows a set's).
+        names = dict.fromkeys(attr for card in self.program.card_attrs for attr in card)
+        for attr in names:
+            table = self.program.attribute_table(attr)
+            values = list(dict.fromkeys(v for v in table if v is not None))
+            shown = series([word(v) for v in values[:14]]) + (" …" if len(values) > 14 else "")
+            attrs.append(f"a {place(attr).lower()} ({shown})")
+        if not count:
+            return "Cards: the description makes its cards during play."
+        made, decks, known = self.dealt_decks()
+        if decks > 1 and known:
+            count = made
+        per = f"; each card has {series(attrs)}" if attrs else ""
+        copies = f" ({decks} decks of {count // decks})" if decks > 1 and known and count % decks == 0 else ""
+        if not known:
+            copies = " in each deck (the setup makes several)"
+        return sentence(f"Cards: {count} card{'s' if count != 1 else ''}{copies}{per}")
+
+    def dealt_decks(self) -> tuple[int, int, bool]:
+        """Return how many cards and decks the setup makes, counting a ``repeat``'s copies, and
+        whether that is known before play (a repeat of a constant number of times)."""
+        setup = next(n for n in self.root.args if n.kind == "setup")
+        total = decks = 0
+        known = True
+
+        def visit(node: object, times: int) -> None:
+            nonlocal total, decks, known
+            if not isinstance(node, Node):
+                return
+            if node.kind == "create_deck":
+                made = combinations(list(node.args[-1].args), MAX_CARDS) or []
+                total, decks = total + len(made) * times, decks + times
+            elif node.kind == "repeat":
+                count = self.constant(node.args[0])
+                known = known and count is not None
+                visit(node.args[1], times * (count or 1))
+            else:
+                for arg in node.args:
+                    visit(arg, times)
+
+        visit(setup, 1)
+        return total, decks, known
+
+    def constant(self, node: object) -> int | None:
+        """Return a number the description states (``8``, a declared ``'NUMP``), else None."""
+        if is_kind(node, "number"):
+            return node.args[0]
+        if is_kind(node, "var") and node.args[0] in self.program.declared:
+            known, value = self.program.declared_constant(node.args[0])
+            return value if known and isinstance(value, int) else None
+        return None
+
+    def places(self) -> str:
+        """Say each location: whose it is and who sees it."""
+        found: dict[tuple[str, str], str] = {}
+        for node in walk(self.root):
+            if node.kind == "game_location" and isinstance(node.args[1], str):
+                found.setdefault(("the", node.args[1]), node.args[0])
+            elif node.kind == "owned_location" and isinstance(node.args[2], str):
+                found.setdefault((self.owner_kind(node.args[0]), node.args[2]), node.args[1])
+        parts = []
+        for (owner, name), kind in found.items():
+            whose = {"the": "shared", "player": "each player's", "team": "each team's"}[owner]
+            seen = "face down" if owner == "the" and kind == "iloc" else LOCATION_KINDS.get(kind, kind)
+            parts.append(f"{place(name)} ({whose}, {seen})")
+        return sentence("Places: " + series(parts)) if parts else ""
+
+    def owner_kind(self, owner: object) -> str:
+        """Return "team" when a place's owner is a team, else "player"."""
+        if isinstance(owner, Node):
+            if owner.kind in ("team_of_cycle", "team_of", "all_teams", "other_teams"):
+                return "team"
+            if owner.kind == "var" and owner.args[0] in self.team_vars:
+                return "team"
+        return "player"
+
+    def setup(self) -> str:
+        """Say where the cards start and what the setup does."""
+        setup = next(n for n in self.root.args if n.kind == "setup")
+        said = [self.say.action(n) for n in setup.args[1:] if n.kind not in ("create_teams", "create_deck")]
+        decks = [n for n in setup.args if n.kind == "create_deck"]
+        if decks:
+            places = list(dict.fromkeys(self.say.value(d.args[-2]) for d in decks))
+            said.insert(0, "the cards start in " + series(places))
+        return sentence("Setup: " + "; ".join(said)) if said else ""
+
+    def names(self) -> str:
+        """Say what each name declared at the top of the description stands for."""
+        said = [
+            f"{place(name)} is {self.say.value(node)}"
+            for name, (_, _, _, node) in self.program.declared.items()
+        ]
+        return sentence("Names used below: " + "; ".join(said)) if said else ""
+
+    def body(self) -> list[str]:
+        """Return a paragraph for the top-level steps and one for each stage, in play order;
+        each choice's options follow the paragraph of the stage they are part of."""
+        items = [n for n in self.root.args if n.kind not in ("declare", "setup", "scoring")]
+        paragraphs: list[str] = []
+        details: list[str] = []
+        steps = self.steps(items, "", paragraphs, details)
+        paragraphs[:0] = [sentence("The game, in order: " + "; then ".join(steps)), *details]
+        return paragraphs
+
+    def steps(self, items: list[Node], prefix: str, out: list[str], details: list[str]) -> list[str]:
+        """Say ``items``; a stage is numbered, said by its own paragraph(s) in ``out``; the
+        options of a choice go to ``details``."""
+        said = []
+        number = 0
+        for item in items:
+            if item.kind == "stage":
+                number += 1
+                label = f"{prefix}{number}"
+                said.append(f"stage {label}")
+                out.append("")  # the stage's place, filled once its inner stages are said
+                at = len(out) - 1
+                inner: list[str] = []
+                out[at] = self.stage(item, label, out, inner)
+                out[at + 1 : at + 1] = inner
+            elif item.kind == "choice":
+                where = f"stage {prefix.rstrip('.')}" if prefix else "the game's first steps"
+                summary, options = self.choice(item)
+                said.append(summary)
+                count = sum(1 for d in details if d.startswith("The moves of "))
+                which = f" (choice {count + 1})" if count else ""
+                details.append(f"The moves of {where}{which}: {options}")
+            else:
+                said.append(self.say.action(item))
+        return said
+
+    def stage(self, node: Node, label: str, out: list[str], details: list[str]) -> str:
+        """Say one stage: its title, end condition and each step of a round."""
+        kind, end, *body = node.args
+        who = "team" if kind == "team" else "player"
+        steps = self.steps(body, label + ".", out, details)
+        head = f"Stage {label}{self.title(node)}: played in rounds until {self.say.value(end.args[0])}, "
+        head += f'each round with the next {who} as the current one ("you"): '
+        return sentence(head + "; then ".join(steps))
+
+    def title(self, node: Node) -> str:
+        """Return the comment just above (or on the line of) a stage, as " (comment)"."""
+        note = self.comment_at(node)
+        return f" ({note.rstrip('.')})" if note else ""
+
+    def comment_at(self, node: Node) -> str:
+        """Return the ``;`` comment lines right above ``node``'s line, joined."""
+        found: list[str] = []
+        index = node.line - 2
+        while 0 <= index < len(self.lines) and self.lines[index].strip().startswith(";"):
+            found.insert(0, self.lines[index].strip().lstrip(";").strip())
+            index -= 1
+        same = self.lines[node.line - 1].split(";", 1) if 0 < node.line <= len(self.lines) else []
+        if not found and len(same) == 2 and re.search(r"[a-z]", same[1]):
+            found.append(same[1].lstrip(";").strip())
+        text = " ".join(f for f in found if f)
+        return text if re.search(r"[a-z]{3}", text) and len(text) < 300 else ""
+
+    def choice(self, node: Node) -> tuple[str, str]:
+        """Return what a choice offers in short ("on your turn, choose one move: play a card
+        from your Hand to your Trick") and each of its options in full."""
+        options = list(node.args)
+        moves = list(dict.fromkeys(m for o in options for m in self.kinds_of_move(o)))
+        summary = "choose one move: " + (series(moves, "or") if moves else "one of its options")
+        details = []
+        for index, option in enumerate(options, 1):
+            note = self.comment_at(option)
+            details.append(
+                f"({index}) {sentence(note) + ' ' if note else ''}{sentence(self.say.action(option))}"
+            )
+        return f"on your turn, {summary}", " ".join(details)
+
+    def kinds_of_move(self, option: Node) -> list[str]:
+        """Say what sort of move an option of a choice is: play, draw, take, pass, bet..."""
+        out = []
+        for node, scope in walk_scoped(option, {}):
+            if node.kind == "set" and self._declares(node):
+                return [self.say.value(node.args[1])]  # a word the player says: "check", "fold"
+            if node.kind == "move":
+                source, target = node.args
+                src, dst = self.where(source, scope), self.where(target, scope)
+                if src.startswith("your"):
+                    out.append(f"play a card from {src} to {dst}")
+                elif dst.startswith("your") and src.startswith("the "):
+                    out.append(f"draw from {src} to {dst}")
+                elif dst.startswith("your"):
+                    src = re.sub(r"^[A-Z][A-Z0-9]?'s ", "another player's ", src)
+                    out.append(f"take cards from {src} to {dst}")
+                else:
+                    out.append(f"move a card from {src} to {dst}")
+            elif node.kind == "turn_pass":
+                out.append("pass")
+            elif node.kind in ("inc", "dec") and is_kind(node.args[0], "owned_storage", "game_storage"):
+                if self._betting(node.args[0]):
+                    out.append(f"bet ({self.say.action(node)})")
+                else:
+                    out.append(self.say.action(node))
+        return out[:1]
+
+    def _declares(self, node: Node) -> bool:
+        """Return whether ``node`` sets your own word to a NAME (``(set (you str MOVE) FOLD)``)."""
+        target, value = node.args
+        mine = is_kind(target, "owned_string") and is_kind(target.args[0], "player")
+        return (
+            mine
+            and target.args[0].args[0] == "current"
+            and is_kind(value, "name")
+            and value.args[0] != "NONE"
+        )
+
+    def _betting(self, target: Node) -> bool:
+        name = target.args[-1]
+        return isinstance(name, str) and bool(re.search("BET|BID|CHIP|POT|WAGER|STAKE", name))
+
+    def where(self, end: object, scope: dict[str, Node], depth: int = 0) -> str:
+        """Return the place a card moves from or to (the top of a place: the place; a card
+        chosen from a place: that place)."""
+        node = end
+        while isinstance(node, Node) and node.kind in ("top", "bottom", "top_n", "bottom_n", "actual", "nth"):
+            node = node.args[-1]
+        if depth < 8 and isinstance(node, Node) and node.kind == "var":
+            name = node.args[0]
+            if name in scope:
+                return self.where(scope[name], scope, depth + 1)
+            if name in self.program.declared:
+                return self.where(self.program.declared[name][3], scope, depth + 1)
+        if depth < 8 and isinstance(node, Node) and node.kind in ("filter", "sort", "partition"):
+            return self.where(node.args[0] if node.kind != "partition" else node.args[-1], scope, depth + 1)
+        return self.say.value(node)
+
+    # Counts, the end --------------------------------------------------------------
+
+    def counts(self) -> str:
+        """Say which numbers the game keeps (scores, bets, counters) and how they change."""
+        kept: dict[str, str] = {}
+        for node in walk(self.root):
+            if node.kind in ("inc", "dec", "set") and is_kind(node.args[0], "owned_storage", "game_storage"):
+                target = node.args[0]
+                if not isinstance(target.args[-1], str):
+                    continue
+                whose = (
+                    "the game's"
+                    if target.kind == "game_storage"
+                    else ("each team's" if self.owner_kind(target.args[0]) == "team" else "each player's")
+                )
+                kept.setdefault(f"{whose} {place(target.args[-1])}", "")
+        maps: dict[str, Node] = {}  # each point map as first set, by name
+        for node in walk(self.root):
+            if node.kind == "set_points" and isinstance(node.args[0].args[-1], str):
+                maps.setdefault(node.args[0].args[-1], node)
+            elif node.kind == "put_points":
+                maps.setdefault(node.args[0], node)
+        parts = []
+        if kept:
+            parts.append("the game keeps count of " + series(list(kept)))
+        for name, node in sorted(maps.items()):
+            parts.append(f"cards are worth {place(name)} points ({self.say._awards(name, node.args[1:])})")
+        return sentence("Counts: " + "; ".join(parts)) if parts else ""
+
+    def ending(self) -> str:
+        """Say when the game ends and who wins by the ``scoring`` form."""
+        scoring = self.root.args[-1]
+        direction, expression = scoring.args
+        items = [n for n in self.root.args if n.kind not in ("declare", "setup", "scoring")]
+        stages = [n for n in items if n.kind == "stage"]
+        if items and items[-1].kind == "stage" and len(stages) == 1:
+            condition = self.say.value(items[-1].args[1].args[0])
+            end = f"The game ends when stage {len(stages)} ends: when {condition}"
+        elif stages:
+            end = f"The game ends once stage {len(stages)} has ended and the steps after it are done"
+        else:
+            end = "The game ends once its steps are done"
+        best = "lowest" if direction == "min" else "highest"
+        teams = " (partners share it)" if any(len(t) > 1 for t in self.program.teams) else ""
+        score = re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "they", self.say.value(expression)))
+        return (
+            sentence(end)
+            + f" Each player's score is then {score}{teams}; the {best} score wins (a tie shares the win)."
+        )
+
+    def goal(self) -> str:
+        """Return the one-line aim of the game for the lobby."""
+        scoring = self.root.args[-1]
+        direction, expression = scoring.args
+        low = direction == "min"
+        team = any(len(t) > 1 for t in self.program.teams)
+        count = self.program.player_count
+        who = (
+            f"{count} players in {len(self.program.teams)} teams"
+            if team
+            else f"{count} player{'s' * (count != 1)}"
+        )
+        if is_kind(expression, "size"):
+            aim = f"end with the {'fewest' if low else 'most'} cards in {self.say.value(expression.args[0])}"
+        elif is_kind(expression, "owned_storage", "game_storage") and isinstance(expression.args[-1], str):
+            aim = f"end with the {'lowest' if low else 'highest'} {place(expression.args[-1])}"
+            if expression.kind == "owned_storage" and self.owner_kind(expression.args[0]) == "team":
+                aim = "have your team " + aim
+        else:
+            aim = f"end with the {'lowest' if low else 'highest'} score ({self.say.value(expression)})"
+        trick = " by taking tricks" if self.takes_tricks() else ""
+        return sentence(f"For {who}: {aim}{trick}")
+
+    def glossary(self) -> tuple[tuple[str, str], ...]:
+        """Return each place and count the program names, with whose it is."""
+        out: dict[str, str] = {}
+        for node in walk(self.root):
+            if node.kind in ("game_location", "owned_location") and isinstance(node.args[-1], str):
+                owner = (
+                    "shared" if node.kind == "game_location" else f"each {self.owner_kind(node.args[0])}'s"
+                )
+                kind = LOCATION_KINDS.get(node.args[-2], "")
+                kind = "face down" if node.kind == "game_location" and node.args[-2] == "iloc" else kind
+                out.setdefault(place(node.args[-1]), f"A place for cards ({owner}, {kind}).")
+            elif node.kind in ("game_storage", "owned_storage") and isinstance(node.args[-1], str):
+                owner = (
+                    "the game's" if node.kind == "game_storage" else f"each {self.owner_kind(node.args[0])}'s"
+                )
+                out.setdefault(place(node.args[-1]), f"A number ({owner}).")
+            elif node.kind in ("game_string", "owned_string") and isinstance(node.args[-1], str):
+                owner = (
+                    "the game's" if node.kind == "game_string" else f"each {self.owner_kind(node.args[0])}'s"
+                )
+                out.setdefault(place(node.args[-1]), f"A word the game remembers ({owner}), such as a suit.")
+        return tuple(sorted(out.items()))
+
+
+def describe(program: Program, text: str, description: str = "") -> Rules:
+    """Return the rules of ``program`` (compiled from ``text``) as a player reads them.
+
+    ``description`` is a staff member's text about the game; without one, the
+    file's leading comments are shown.
+    """
+    describer = _Describer(program, text)
+    about = description.strip() or leading_comments(text)
+    paragraphs = [sentence("About this game: " + about) if about else ""]
+    paragraphs += [
+        describer.players(),
+        describer.cards(),
+        describer.places(),
+        describer.setup(),
+        describer.names(),
+    ]
+    body = describer.body()
+    stages = [i for i, p in enumerate(body) if p.startswith("Stage ")]
+    if len(stages) > MAX_STAGES:  # a generated game's hundreds of stages: the first ones
+        more = len(stages) - MAX_STAGES
+        body = [*body[: stages[MAX_STAGES]], f"…and {more} more stages (see the program)."]
+    paragraphs += body
+    paragraphs += [describer.tricks(), describer.counts(), describer.ending()]
+    return Rules(
+        goal=_bounded(describer.goal(), MAX_GOAL),
+        how_to_play=tuple(_bounded(p, MAX_PARAGRAPH) for p in paragraphs if p),
+        glossary=describer.glossary()[:MAX_TERMS],
+    )
+
+
+def _bounded(text: str, limit: int) -> str:
+    """Return ``text`` cut at a word before ``limit`` characters, with "…", when longer."""
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + " …"

@@ -1,0 +1,128 @@
+"""A RECYCLE action said in English ("deal 13 cards from the Stock to each player's Hand").
+
+``Phrases`` says every action of the grammar on top of ``ValuePhrases``'s operands;
+a deal (``all player`` of ``repeat N`` moves) and a whole-pile move are said as such.
+"""
+
+from __future__ import annotations
+
+from games.recycle.phrases import ValuePhrases, series
+from games.recycle.syntax import Node
+
+
+class Phrases(ValuePhrases):
+    """Says the operands and actions of one description."""
+
+    def action(self, node: object) -> str:
+        """Return what an action (or a ``do``, a guarded action, an ``all``) does, as words."""
+        if not isinstance(node, Node):
+            return str(node)
+        method = getattr(self, "_a_" + node.kind, None)
+        if method is None:
+            return self.value(node)
+        return method(*node.args)
+
+    def _a_do(self, *actions: Node) -> str:
+        return "; ".join(self.action(a) for a in actions)
+
+    def _a_guarded(self, condition: Node, act: Node) -> str:
+        return f"if {self.value(condition)}: {self.action(act)}"
+
+    def _a_agg(self, quantifier: str, over: Node, var: str, body: Node) -> str:
+        dealt = self._deal(over, var, body)
+        if dealt:
+            return dealt
+        if quantifier == "any":
+            return f"choose {self.chosen(over, var, 'a')}, then {self.action(body)}"
+        return f"for {self.chosen(over, var, 'each')}: {self.action(body)}"
+
+    def _deal(self, over: Node, var: str, body: Node) -> str | None:
+        """Say ``(all player 'P (repeat N (move (top SRC) (top ('P ...)))))`` as a deal."""
+        if not (isinstance(over, Node) and over.kind in ("all_players", "all_teams", "other_players")):
+            return None
+        if not (isinstance(body, Node) and body.kind == "repeat" and isinstance(body.args[1], Node)):
+            return None
+        count, move = body.args
+        if move.kind != "move" or count == "all":
+            return None
+        source, target = (self.value(end) for end in move.args)
+        whom = {"all_players": "each player", "all_teams": "each team"}.get(over.kind, "each other player")
+        target = target.replace(f"of {var}'s ", f"of {whom}'s ").replace(f"{var}'s ", f"{whom}'s ")
+        source = source.replace("the top card of ", "")
+        target = target.replace("the top card of ", "")
+        return f"deal {self.value(count)} cards from {source} to {target}"
+
+    def _a_let(self, value: Node, var: str, body: Node) -> str:
+        return f"let {self._v_var(var)} be {self.value(value)}, then {self.action(body)}"
+
+    def _a_put_points(self, var: str, *awards: Node) -> str:
+        return f"set the {self._v_var(var)} points ({self._awards(var, awards)})"
+
+    def _a_set_points(self, target: Node, *awards: Node) -> str:
+        name = target.args[-1] if isinstance(target, Node) else str(target)
+        return f"set {self.value(target)} ({self._awards(name, awards)})"
+
+    def _award_parts(self, award: Node) -> tuple[list[tuple[str, str]], str]:
+        *subs, points = award.args
+        return [(self.value(s.args[0]).lower(), self.value(s.args[1])) for s in subs], self.value(points)
+
+    def _awards(self, name: object, awards: tuple) -> str:
+        parts = []
+        for conditions, points in (self._award_parts(a) for a in awards):
+            said = " and ".join(
+                value if attr in ("rank", "suit") else f"{attr} {value}" for attr, value in conditions
+            )
+            if sorted(attr for attr, _ in conditions) == ["rank", "suit"]:
+                said = " of ".join(value for _, value in sorted(conditions))
+            parts.append(f"{said}: {points}")
+        if len(parts) > 8:
+            parts = [*parts[:8], f"and {len(parts) - 8} more"]
+        return ", ".join(parts)
+
+    def _a_cycle(self, which: str, target: object) -> str:
+        who = self.value(target)
+        if which == "next":
+            return f"{who} plays next" if who != "you" else "you play again"
+        return f"{who} becomes the current player" if who != "you" else "you stay the current player"
+
+    def _a_set(self, target: Node, value: Node) -> str:
+        return f"set {self.value(target)} to {self.value(value)}"
+
+    def _a_inc(self, target: Node, amount: Node) -> str:
+        return f"add {self.value(amount)} to {self.value(target)}"
+
+    def _a_dec(self, target: Node, amount: Node) -> str:
+        return f"take {self.value(amount)} from {self.value(target)}"
+
+    def _a_move(self, source: Node, target: Node) -> str:
+        return f"move {self.value(source)} to {self.value(target).replace('the top card of ', 'the top of ')}"
+
+    def _a_remember(self, source: Node, target: Node) -> str:
+        where = self.value(target).replace("the top card of ", "the top of ")
+        return f"remember {self.value(source)} in {where}"
+
+    def _a_forget(self, what: Node) -> str:
+        return f"forget {self.value(what)}"
+
+    def _a_shuffle(self, what: Node) -> str:
+        return f"shuffle {self.value(what)}"
+
+    def _a_turn_pass(self) -> str:
+        return "pass"
+
+    def _a_repeat(self, count: object, act: Node) -> str:
+        if count == "all" and isinstance(act, Node) and act.kind == "move":
+            source, target = (self.value(end).replace("the top card of ", "") for end in act.args)
+            return f"move every card of {source} to {target}"
+        if count == "all":
+            return f"{self.action(act)}, as long as it can"
+        if isinstance(act, Node) and act.kind == "move":
+            source, target = (self.value(end).replace("the top card of ", "") for end in act.args)
+            return f"move {self.value(count)} cards from {source} to {target}"
+        return f"{self.value(count)} times: {self.action(act)}"
+
+    def _a_create_deck(self, *args: Node) -> str:
+        return f"put a new deck in {self.value(args[-2])}"
+
+    def _a_create_teams(self, *teams: Node) -> str:
+        return "form the teams " + series(["/".join(str(p + 1) for p in t.args) for t in teams])

@@ -1,0 +1,197 @@
+"""Uploading a RECYCLE game: optional title and description, clear refusals, nothing half-stored,
+and editing a stored game's title and description."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import Client
+
+from cardtable.dashboard import designjobs, recycle_games
+from cardtable.dashboard.models import DesignStats, StoredGame
+from games import get_game
+from games.recycle import library, loads
+from games.recycle.listing import post_title
+from tests.games.recycle.helpers import seed_post
+
+pytestmark = pytest.mark.django_db
+URL = "/staff/games/"
+WHIST = library()["whist"].read_bytes()
+GO_FISH = library()["go_fish"].read_bytes()
+# Random players pass forever: the stage's end never comes, so the interpreter's move bound stops it.
+PASSING = """;; Forever: nobody can end it.
+(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO)) (SUIT (HEARTS, SPADES)))))
+ (stage player (end (== 1 0))
+  (choice ((turn pass) ((== 1 1) (turn pass)))))
+ (scoring max 0))
+"""
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    recycle_games._CACHE.clear()
+    monkeypatch.setattr(designjobs, "ensure_worker", lambda: None)  # no background process in tests
+
+
+def upload(client: Client, name: str, content: bytes, filename: str = "game.rcy", **fields: str):
+    return client.post(
+        URL, {"name": name, "text": "", "file": SimpleUploadedFile(filename, content), **fields}
+    )
+
+
+def nothing_stored() -> bool:
+    return not StoredGame.objects.exists() and not DesignStats.objects.exists()
+
+
+def test_a_file_alone_is_enough_title_and_rules_come_from_it(staff_client: Client) -> None:
+    response = upload(staff_client, "", WHIST, "whist.rcy")
+    assert response.status_code == 201, response.content.decode()[:800]
+    row = StoredGame.objects.get()
+    assert (row.game_id, row.name, row.description) == ("recycle_whist", "Whist", "")
+    listed = {g["id"]: g for g in Client().get("/api/games/").json()}["recycle_whist"]
+    assert "teams" in listed["goal"] and "highest Score" in listed["goal"]
+    assert listed["how_to_play"][0].startswith("About this game: Whist (American whist")
+    assert any(p.startswith("Stage 1.1.1") for p in listed["how_to_play"])
+    lobby = Client().get("/").content.decode()
+    assert f'<span class="game-item-goal">{listed["goal"]}</span>' in lobby
+    assert {
+        "term": "Tricks won",
+        "meaning": "A place for cards (each team's, face up, seen by everyone).",
+    } in (listed["glossary"])
+
+
+def test_a_title_and_description_given_are_used(staff_client: Client) -> None:
+    response = upload(staff_client, "Fish Pond", GO_FISH, description="Ask for ranks; make books of four.")
+    assert response.status_code == 201
+    info = get_game("recycle_fish_pond").info
+    assert info.name == "Fish Pond"
+    assert info.how_to_play[0] == "About this game: Ask for ranks; make books of four."
+    assert StoredGame.objects.get().description == "Ask for ranks; make books of four."
+
+
+def test_an_unreadable_file_is_refused_with_line_column_and_message(staff_client: Client) -> None:
+    broken = WHIST.replace(b"(shuffle (game iloc STOCK))", b"(shuffle (game iloc STOCK)")
+    response = upload(staff_client, "", broken, "whist.rcy", description="kept")
+    page = response.content.decode()
+    assert response.status_code == 400
+    error = re.search(r'id="add-error" role="alert"><p>line (\d+), column (\d+): ([^<]+)</p>', page)
+    assert error, page[page.index("Add a game") :][:1500]
+    assert int(error.group(1)) > 10 and "expected" in error.group(3)
+    assert "kept</textarea>" in page  # the description stays in the form to send again
+    assert nothing_stored()
+
+
+def test_a_file_that_is_not_text_is_refused(staff_client: Client) -> None:
+    response = upload(staff_client, "Binary", b"\xff\xfe\x00(game")
+    assert response.status_code == 400 and "not UTF-8 text" in response.content.decode()
+    assert nothing_stored()
+
+
+def test_a_game_that_stalls_in_random_play_is_refused_with_the_reason(staff_client: Client) -> None:
+    response = upload(staff_client, "", PASSING.encode(), "forever.rcy")
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "random game 1 of 100 failed: line 5, column 2: the game did not end within 5000 moves" in page
+    assert nothing_stored()
+
+
+def test_a_game_too_slow_to_end_is_refused_as_stalled(
+    staff_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(recycle_games, "GAME_SECONDS", 0.0)
+    response = upload(staff_client, "", WHIST, "whist.rcy")
+    assert response.status_code == 400
+    assert re.search(r"random game 1 of 100 stalled: it had not ended after 0 seconds \(\d+ moves played\)",
+                     response.content.decode())  # fmt: skip
+    assert nothing_stored()
+
+
+def test_the_check_stops_early_when_slow_but_every_game_ended(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(recycle_games, "CHECK_SECONDS", 0.0)
+    checked = recycle_games.check(get_game_from(WHIST))
+    assert checked["games"] == recycle_games.MIN_CHECK_GAMES
+
+
+def get_game_from(content: bytes):
+    return loads(content.decode(), "Whist")
+
+
+def test_a_failure_after_the_row_stores_nothing(
+    staff_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(game_id: str, players: int) -> None:
+        raise RuntimeError("queue down")
+
+    monkeypatch.setattr(designjobs, "submit", broken)
+    with pytest.raises(RuntimeError):
+        upload(staff_client, "", WHIST, "whist.rcy")
+    assert nothing_stored()
+    assert "recycle_whist" not in recycle_games._CACHE
+
+
+def test_staff_edit_title_and_description_and_players_read_them(staff_client: Client) -> None:
+    assert upload(staff_client, "", WHIST, "whist.rcy").status_code == 201
+    get_game("recycle_whist")  # compiled and kept under the old title
+    # The edit form starts from what players read: the file's leading comments.
+    form = staff_client.get(URL).content.decode()
+    assert re.search(r'<textarea name="description"[^>]*>Whist \(American whist, pagat.com', form)
+    response = staff_client.post(
+        f"{URL}recycle_whist/edit/", {"name": "Partner Whist", "description": "Seven up."}
+    )
+    assert response.status_code == 303 and response["Location"].endswith("?edited=recycle_whist#stored-h")
+    row = StoredGame.objects.get()
+    assert (row.game_id, row.name, row.description) == ("recycle_whist", "Partner Whist", "Seven up.")
+    listed = {g["id"]: g for g in Client().get("/api/games/").json()}["recycle_whist"]
+    assert listed["name"] == "Partner Whist" and listed["how_to_play"][0] == "About this game: Seven up."
+    page = staff_client.get(response["Location"]).content.decode()
+    assert 'Partner Whist <span class="success" role="status">(saved)</span>' in page
+
+
+@pytest.mark.parametrize(("name", "message"), [("", "give the game a title"), ("Go Fish", "already")])
+def test_a_bad_edit_is_refused_and_changes_nothing(staff_client: Client, name: str, message: str) -> None:
+    assert upload(staff_client, "", WHIST, "whist.rcy").status_code == 201
+    assert upload(staff_client, "", GO_FISH, "go_fish.rcy").status_code == 201
+    response = staff_client.post(f"{URL}recycle_whist/edit/", {"name": name, "description": "changed"})
+    assert response.status_code == 400 and message in response.content.decode()
+    row = StoredGame.objects.get(game_id="recycle_whist")
+    assert (row.name, row.description) == ("Whist", "")
+
+
+def test_only_staff_may_edit(plain_client: Client, staff_client: Client) -> None:
+    assert upload(staff_client, "", WHIST, "whist.rcy").status_code == 201
+    response = plain_client.post(f"{URL}recycle_whist/edit/", {"name": "Mine", "description": ""})
+    assert response.status_code == 302 and StoredGame.objects.get().name == "Whist"
+
+
+def test_editing_an_unknown_game_is_refused(staff_client: Client) -> None:
+    response = staff_client.post(f"{URL}recycle_nothing/edit/", {"name": "X", "description": ""})
+    assert response.status_code == 400 and "no stored game" in response.content.decode()
+
+
+def test_add_inside_a_transaction_that_rolls_back_keeps_no_compiled_game() -> None:
+    with pytest.raises(RuntimeError), transaction.atomic():
+        recycle_games.add("", WHIST.decode(), None, "", "whist.rcy")
+        raise RuntimeError("later step failed")
+    assert not StoredGame.objects.exists() and "recycle_whist" not in recycle_games._CACHE
+
+
+def test_an_untitled_blog_post_is_named_by_its_title(staff_client: Client) -> None:
+    post = seed_post("stealing_bundles")
+    response = upload(staff_client, "", post.read_bytes(), "bundles.txt")
+    assert response.status_code == 201, response.content.decode()[:600]
+    row = StoredGame.objects.get()
+    assert (row.name, row.game_id) == (post_title(post.read_text()), recycle_games.game_id_for(row.name))
+
+
+@pytest.mark.parametrize(
+    ("filename", "title"),
+    [("CrazyEights4.rcy", "Crazy Eights 4"), ("go_fish.gdl", "Go fish"), ("", "")],
+)
+def test_a_title_from_the_file_name_when_there_is_no_comment(filename: str, title: str) -> None:
+    assert recycle_games.title_from("(game)", filename) == title
+    assert recycle_games.title_from(";; SPADES in the GDL https://x\n(game)", filename) == "Spades"
