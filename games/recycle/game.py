@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from games.engine import NO_EVENTS, Event, Game, GameInfo, Move
-from games.recycle import bots, runner, visibility
+from games.recycle import bots, runner, table, visibility
 from games.recycle.program import Program, compile_program
 from games.recycle.state import RecycleState, state_from_json, state_to_json
 
@@ -71,6 +71,18 @@ class RecycleGame(Game):
         moves = self.legal_moves(state, seat)
         sample = ", ".join(str(m) for m in moves[:3]).replace("'", '"')
         return f"{move} is not one of the {len(moves)} legal moves now (such as {sample})"
+
+    def apply(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
+        """Check and make a move, and keep what the table shows of it (``table.after_move``).
+
+        Every move a table, a replay or a log plays comes this way; the searches
+        call ``advance`` alone and skip that record.
+        """
+        self.check_move(state, seat, move)
+        before = table.positions(state)
+        events = self.advance(state, seat, move)
+        table.after_move(self.program, state, seat, move, before)
+        return events
 
     def advance(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
         """Make a legal move and play on to the next choice."""

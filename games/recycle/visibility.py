@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from games.cards import CARD_INDEX
+from games.recycle.names import readable
 from games.recycle.program import Program
 from games.recycle.state import GAME, LocKey, RecycleState, owner_label
 
@@ -29,24 +30,32 @@ def sees(prog: Program, key: LocKey, seat: int | None) -> bool:
 
 
 def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
-    """Return what ``seat`` may see: locations (cards where visible, else counts), storage, scores."""
+    """Return what ``seat`` may see: places (cards where seen, else counts), storage, scores, tricks, deals.
+
+    Each place says its owner, how it shows to this seat (``hidden``: a count,
+    ``visible``: face up, ``memory``: remembered copies) and its name in words.
+    """
     names = prog.names
     locations = []
     hand: list[str] = []
     for key in sorted(st.locs, key=lambda k: (k[0] if k[0] >= 0 else 99 - k[0], k[1], k[2])):
         cards = st.locs[key]
+        seen = sees(prog, key, seat)
         entry: dict[str, Any] = {
             "owner": owner_label(key[0]),
             "kind": key[1],
             "name": key[2],
+            "label": readable(key[2]),
+            "show": "memory" if key[1] == "mem" else "visible" if seen else "hidden",
             "count": len(cards),
         }
-        if sees(prog, key, seat):
+        if seen:
             entry["cards"] = [names[c] for c in cards]  # bottom first, top last
             if key[1] == "iloc" and key[0] == seat:
                 hand.extend(entry["cards"])
         locations.append(entry)
     hand.sort(key=lambda name: CARD_INDEX.get(name, 99))
+    shown = st.shown
     out: dict[str, Any] = {
         "phase": "over" if st.over else "play",
         "turn": None if st.over else st.cycles[-1][0],
@@ -54,8 +63,14 @@ def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
         "storage": _stored(st.sto),
         "strings": _stored(st.strs),
         "scores": prog.scores(st),
-        "last": st.last,
+        "teams": [list(team) for team in prog.teams if len(team) > 1],
+        "last": _last_seen(prog, st, seat),
+        "deal_number": shown["deal"],
+        "last_trick": shown["last_trick"],
+        "history": shown["history"],
     }
+    if shown["tricks_total"]:
+        out["tricks_played"] = shown["tricks"]
     if seat is not None:
         out["hand"] = hand
     if st.error:
@@ -63,8 +78,30 @@ def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
     return out
 
 
+def _last_seen(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any] | None:
+    """Return the last move as ``seat`` may know it: whole to its mover, or when it sees every card named.
+
+    A card played face down (to a hidden place) is named to its mover alone:
+    the others learn that the seat moved (``move`` empty).
+    """
+    last = st.last
+    if last is None or last["seat"] == seat:
+        return last
+    move = last["move"]
+    named = [v for v in (move.get("play"), *(move.get("choice") or ())[1:]) if isinstance(v, str)]
+    deck = set(prog.names)
+    cards = [v for v in named if v in deck]
+    if not cards:
+        return last
+    in_sight = {prog.names[c] for key, held in st.locs.items() if sees(prog, key, seat) for c in held}
+    return last if all(card in in_sight for card in cards) else {"seat": last["seat"], "move": {}}
+
+
 def _stored(storage: dict) -> list[dict[str, Any]]:
-    return [{"owner": owner_label(o), "name": n, "value": v} for (o, n), v in sorted(storage.items())]
+    return [
+        {"owner": owner_label(o), "name": n, "label": readable(n), "value": v}
+        for (o, n), v in sorted(storage.items())
+    ]
 
 
 def determinize(prog: Program, st: RecycleState, seat: int, rng: random.Random) -> RecycleState:
@@ -75,7 +112,9 @@ def determinize(prog: Program, st: RecycleState, seat: int, rng: random.Random) 
     """
     copy = st.copy()
     hidden = [key for key in copy.locs if key[1] != "mem" and not sees(prog, key, seat)]
-    pool = [c for key in hidden for c in copy.locs[key]]
+    # Sorted first: the cards unseen are known to the seat, their order is not; the
+    # sample then depends on the view and the seed alone, never on how they lie.
+    pool = sorted(c for key in hidden for c in copy.locs[key])
     rng.shuffle(pool)
     start = 0
     for key in hidden:

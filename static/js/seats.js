@@ -111,6 +111,9 @@ export function renderSeats(root, ctx, send, game) {
     if (view && game.plateScore !== false && Array.isArray(view.scores) && view.scores[seat] !== undefined) {
       plate.append(h("span", { class: "seat-score", "aria-label": `score ${view.scores[seat]}`, text: String(view.scores[seat]) }));
     }
+    // A game's word on the plate itself (a RECYCLE game's team), so it never strays from the name.
+    const tag = view && game.plateTag ? game.plateTag(ctx, seat) : null;
+    if (tag) plate.append(tag);
     node.append(plate);
     // The replay shows every hand face up; the live table, others' hands as backs.
     if (ctx.hands) node.append(faceUpHand(ctx.hands[seat] || [], name));
