@@ -10,6 +10,7 @@ from games.engine import NO_EVENTS, Event, Game, GameInfo, Move
 from games.recycle import bots, runner, table, visibility
 from games.recycle.program import Program, compile_program
 from games.recycle.state import RecycleState, state_from_json, state_to_json
+from games.recycle.wording import branch_words
 
 
 def slug(name: str) -> str:
@@ -40,6 +41,7 @@ class RecycleGame(Game):
             experimental=experimental,
         )
         self.bot_settings = bots.settings(self.info)
+        self.words = branch_words(self.program)
 
     @property
     def warnings(self) -> list[str]:
@@ -96,6 +98,9 @@ class RecycleGame(Game):
     def view(self, state: RecycleState, seat: int | None) -> dict[str, Any]:
         """Return what ``seat`` may see (docs/recycle.md, "The view")."""
         out = visibility.view(self.program, state, seat)
+        if state.choice is not None:
+            # The pending choice's branches that name nothing, in words ("Draw from stock", "Pass").
+            out["choice_words"] = self.words.get(state.choice, [])
         if state.over:
             out["result"] = self.result(state)
         return out

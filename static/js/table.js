@@ -183,9 +183,12 @@ function renderActions(ctx) {
       }),
     );
   }
-  for (const move of others) {
-    const label = ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move);
-    root.append(h("button", { type: "button", class: "btn primary", disabled: page.pending, onclick: () => makeMove(move), text: label }));
+  if (others.length && ctx.game.actionButtons) root.append(ctx.game.actionButtons(ctx, others, makeMove, page.pending));
+  else {
+    for (const move of others) {
+      const label = ctx.game.moveLabel ? ctx.game.moveLabel(move, ctx) : JSON.stringify(move);
+      root.append(h("button", { type: "button", class: "btn primary", disabled: page.pending, onclick: () => makeMove(move), text: label }));
+    }
   }
 }
 
@@ -230,7 +233,7 @@ function turnText(ctx) {
   if (legal.length) {
     const { plays, multi, others } = ctx.moves;
     if (multi.key) return ctx.game.chooseHint ? ctx.game.chooseHint(multi, ctx) : "Your turn: choose your cards";
-    if (!plays.size && others.length === 1) return `Your turn: ${ctx.game.moveLabel ? ctx.game.moveLabel(others[0]) : "move"}`;
+    if (!plays.size && others.length === 1) return `Your turn: ${ctx.game.moveLabel ? ctx.game.moveLabel(others[0], ctx) : "move"}`;
     if (!plays.size && others.length) return "Your turn: choose a move";
     return "Your turn: play a card";
   }

@@ -12,7 +12,9 @@ import { cardName, cardShort, tableBack, tableCard } from "../cards.js";
 import { h, seatName } from "../layout.js";
 
 const FRENCH = /^[2-9TJQKA][CDHS]$/;
-const FANNED = 3; // face-up cards drawn in a pile: its top few
+const FANNED = 3;
+// RECYCLE's rank names as a player reads them on a card.
+const RANKS = { A: "A", TWO: "2", THREE: "3", FOUR: "4", FIVE: "5", SIX: "6", SEVEN: "7", EIGHT: "8", NINE: "9", TEN: "10", J: "J", Q: "Q", K: "K" }; // face-up cards drawn in a pile: its top few
 
 /** A card on the felt: drawn when it is a French card, else its name on a plain card. */
 function feltCard(card) {
@@ -151,6 +153,7 @@ function itemText(item, ctx) {
   if (typeof item === "number") return ctx ? seatName(ctx, item) : `seat ${item + 1}`;
   if (typeof item === "string" && FRENCH.test(item)) return cardShort(item);
   if (typeof item === "string" && /^team\d+$/.test(item)) return `team ${Number(item.slice(4)) + 1}`;
+  if (Object.hasOwn(RANKS, item)) return RANKS[item];
   return word(item);
 }
 
@@ -198,15 +201,36 @@ export default {
     return [...columns].filter(([, values]) => !same(values)).map(([title, values]) => ({ title, values }));
   },
   historyTitle: "After each deal",
-  bubble(move) {
+  bubble(move, ctx) {
     if (move.play) return FRENCH.test(move.play) ? cardShort(move.play) : move.play;
-    return move.choice ? this.moveLabel(move) : "";
+    return move.choice ? this.moveLabel(move, ctx) : "";
   },
   moveLabel(move, ctx = null) {
     if (!Array.isArray(move.choice)) return JSON.stringify(move);
     const [branch, ...items] = move.choice;
     const text = items.map((item) => itemText(item, ctx)).join(" · ");
-    return text ? `${text}` : `Option ${branch + 1}`;
+    const named = ctx && ctx.view && (ctx.view.choice_words || [])[branch];
+    return text || named || `Option ${branch + 1}`;
+  },
+  actionButtons(ctx, moves, makeMove, pending) {
+    // Choices of two items or more (a player, then a rank) in rows by their first item:
+    // "Bot 2: A 3 K". Others are one button each.
+    const box = h("div", { class: "recycle-actions" });
+    const rows = new Map();
+    for (const move of moves) {
+      const items = Array.isArray(move.choice) ? move.choice.slice(1) : [];
+      const button = (text) => h("button", { type: "button", class: "btn primary", disabled: pending, onclick: () => makeMove(move), text });
+      if (items.length < 2) {
+        box.append(button(this.moveLabel(move, ctx)));
+        continue;
+      }
+      const key = JSON.stringify([move.choice[0], items[0]]);
+      const head = itemText(items[0], ctx);
+      if (!rows.has(key)) rows.set(key, h("div", { class: "choice-row", role: "group", "aria-label": head }, h("span", { class: "choice-head", "aria-hidden": "true", text: head })));
+      rows.get(key).append(button(items.slice(1).map((item) => itemText(item, ctx)).join(" · ")));
+    }
+    box.append(...rows.values());
+    return box;
   },
   describe(move, ctx) {
     if (move.play) return `played ${FRENCH.test(move.play) ? cardName(move.play) : move.play}`;
