@@ -26,6 +26,7 @@ from typing import Any
 
 from games.recycle.program import Program
 from games.recycle.state import GAME, LocKey, RecycleState, owner_label
+from games.recycle.visibility import secret_scores
 
 
 def positions(st: RecycleState) -> dict[int, LocKey]:
@@ -58,7 +59,9 @@ def after_move(prog: Program, st: RecycleState, seat: int, move: dict, before: d
     in_play = [e for e in in_play if list(now[e[1]]) == e[2] and now[e[1]][1] == "vloc"]
     shown["trick"] = in_play[-st.players :]
     if dealt:
-        _close_deal(prog, st, shown)
+        # Scores that read hidden places (cards in hand) are told only at the end.
+        if not secret_scores(prog):
+            _close_deal(prog, st, shown)
         shown["deal"] += 1
         shown["tricks"] = 0
         shown["trick"] = []
@@ -77,15 +80,15 @@ def _gathered(in_play: list[list], now: dict[int, LocKey]) -> bool:
 def _played_card(
     prog: Program, seat: int, move: dict, before: dict[int, LocKey], now: dict[int, LocKey]
 ) -> int | None:
-    """Return the card ``seat`` laid face up with ``move``, if it laid exactly one."""
-    moved = [
-        c
-        for c, key in before.items()
-        if key[0] == seat and key[1] == "iloc" and c in now and now[c][1] == "vloc"
-    ]
+    """Return the card ``seat`` played with ``move``: the card a play names, else the one
+    card it laid face up from its hidden places (a trick's last card may be gathered, or
+    dealt again, in the same move)."""
+    held = [c for c, key in before.items() if key[0] == seat and key[1] == "iloc" and c in now]
     name = move.get("play")
     if isinstance(name, str):
-        moved = [c for c in moved if prog.names[c] == name]
+        moved = [c for c in held if prog.names[c] == name]  # (dealt again, it may be back in hand)
+    else:
+        moved = [c for c in held if now[c][1] == "vloc"]
     return moved[0] if len(moved) == 1 else None
 
 

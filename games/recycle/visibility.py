@@ -9,12 +9,17 @@ copies of cards, face up. Storage (``sto``) is public, as in CardStock.
 from __future__ import annotations
 
 import random
+import weakref
+from collections.abc import Iterator
 from typing import Any
 
 from games.cards import CARD_INDEX
 from games.recycle.names import readable
 from games.recycle.program import Program
 from games.recycle.state import GAME, LocKey, RecycleState, owner_label
+from games.recycle.syntax import Node
+
+_SECRET_SCORES: weakref.WeakKeyDictionary[Program, bool] = weakref.WeakKeyDictionary()
 
 
 def sees(prog: Program, key: LocKey, seat: int | None) -> bool:
@@ -62,7 +67,7 @@ def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
         "locations": locations,
         "storage": _stored(st.sto),
         "strings": _stored(st.strs),
-        "scores": prog.scores(st),
+        "scores": scores_seen(prog, st, seat),
         "teams": [list(team) for team in prog.teams if len(team) > 1],
         "last": _last_seen(prog, st, seat),
         "deal_number": shown["deal"],
@@ -95,6 +100,45 @@ def _last_seen(prog: Program, st: RecycleState, seat: int | None) -> dict[str, A
         return last
     in_sight = {prog.names[c] for key, held in st.locs.items() if sees(prog, key, seat) for c in held}
     return last if all(card in in_sight for card in cards) else {"seat": last["seat"], "move": {}}
+
+
+def scores_seen(prog: Program, st: RecycleState, seat: int | None) -> list[int | None]:
+    """Return the scores ``seat`` may know: while a game whose scoring reads hidden places runs
+    (Crazy Eights counts the cards in hand), only its own (``None`` for the others'); else all."""
+    scores = prog.scores(st)
+    if st.over or not secret_scores(prog):
+        return scores
+    return [score if s == seat else None for s, score in enumerate(scores)]
+
+
+def secret_scores(prog: Program) -> bool:
+    """Return whether the ``scoring`` expression reads a hidden (``iloc``/``hloc``) place."""
+    known = _SECRET_SCORES.get(prog)
+    if known is None:
+        scoring = prog.stages[0][3].args[-1].args[1]
+        known = _SECRET_SCORES[prog] = _reads_hidden(prog, scoring, set())
+    return known
+
+
+def _reads_hidden(prog: Program, node: Node, seen: set[str]) -> bool:
+    for part in _nodes(node):
+        if any(arg in ("iloc", "hloc") for arg in part.args if isinstance(arg, str)):
+            return True
+        if part.kind == "var" and part.args[0] in prog.declared and part.args[0] not in seen:
+            seen.add(part.args[0])
+            if _reads_hidden(prog, prog.declared[part.args[0]][3], seen):
+                return True
+    return False
+
+
+def _nodes(node: object) -> Iterator[Node]:
+    if isinstance(node, Node):
+        yield node
+        for arg in node.args:
+            yield from _nodes(arg)
+    elif isinstance(node, tuple | list):
+        for item in node:
+            yield from _nodes(item)
 
 
 def _stored(storage: dict) -> list[dict[str, Any]]:
