@@ -28,6 +28,7 @@ class RecycleGame(Game):
     def __init__(
         self, text: str, name: str = "RECYCLE game", game_id: str | None = None, experimental: bool = False
     ) -> None:
+        self.text = text  # the description, for a process that builds the game again (a search worker)
         self.program: Program = compile_program(text, name)
         count = self.program.player_count
         self.info = GameInfo(
