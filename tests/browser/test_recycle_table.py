@@ -102,7 +102,28 @@ def test_a_recycle_game_plays_to_the_end_with_nothing_overlapping(own_server, ne
     tag = f"{stem}-{size['width']}x{size['height']}"
     check_clear(page, f"{stem}-start", SIZES)
     page.screenshot(path=str(ARTIFACTS / f"recycle-{tag}-start.png"))
-    seen = {"checks": 0}
+    seen = {"checks": 0, "hint": False, "trick": False}
+    if stem == "whist":
+        # A spectator sees the table: every hand a face-down pile with its count, no hand of their own.
+        watcher = new_page(**DESKTOP)
+        watcher.goto(page.url)
+        choose_name(watcher, "Bea")
+        expect(watcher.locator(".recycle-table")).to_be_visible()
+        expect(watcher.locator('#seats .rpile[data-location="Hand"][data-show="hidden"]')).to_have_count(4)
+        expect(watcher.locator("#hand button.card")).to_have_count(0)
+        watcher.close()
+
+    def on_turn(p: Page, state: dict) -> None:
+        # A hint once (the normal bot's move, a search in the pool's workers), the last trick once.
+        if not seen["hint"]:
+            p.locator("#table-tools").get_by_role("button", name="Hint").click()
+            expect(p.locator("#toast")).to_contain_text("Hint")
+            seen["hint"] = True
+        if not seen["trick"] and p.locator("#last-trick-button").count():
+            p.locator("#last-trick-button").click()
+            expect(p.locator("#review .review-trick .card")).to_have_count(4)
+            p.locator("#review").get_by_role("button", name="Close").click()
+            seen["trick"] = True
 
     def on_move(p: Page, moves: int) -> None:
         # Every few moves, at this size; a few times, at every size.
@@ -113,17 +134,25 @@ def test_a_recycle_game_plays_to_the_end_with_nothing_overlapping(own_server, ne
             check_clear(p, f"{stem}-move{moves}", SIZES)
         seen["checks"] += 1
 
-    moves = play_to_end([page], seed=3, limit=420, on_move=on_move, tap=device == "phone")
-    assert moves >= 5 and seen["checks"] == moves
+    moves = play_to_end([page], seed=3, limit=420, on_move=on_move, on_turn=on_turn, tap=device == "phone")
+    assert moves >= 5 and seen["checks"] == moves and seen["hint"]
+    assert seen["trick"] == (stem == "whist")  # the trick-taker's last trick, and only there
     expect(page.locator("#over")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / f"recycle-{tag}-over.png"))
     expect(page.locator("#over-card")).to_contain_text(re.compile("win|tie", re.I))
-    # The score history and the replay, drawn by the table's own layout.
+    expect(page.locator("#over-card")).not_to_contain_text("null")
+    # The score history, then a rematch; the first game's replay is drawn by the table's own layout.
     page.locator("#over").get_by_role("button", name="See the table").click()
     check_clear(page, f"{stem}-over", SIZES)
     expect(page.locator("#history-table")).to_have_count(1)
     replay = page.get_by_role("link", name="Watch the replay").first.get_attribute("href")
+    assert replay.endswith("/1/")
+    page.reload()  # the result shows again, with "Rematch" for the host
+    page.locator("#over").get_by_role("button", name="Rematch").click()
+    expect(page.locator("body")).to_have_attribute("data-status", "playing")
+    expect(page.locator(".recycle-table")).to_be_visible()
     page.goto(own_server.url + replay)
+    assert page.locator("#step-label").count() == 1, page.locator("main").inner_text()[:600]
     page.wait_for_function("document.getElementById('step-label').textContent.startsWith('move 0 of')")
     expect(page.locator("body")).to_have_attribute("data-layout", "recycle")
     expect(page.locator(".rp-seat .rp-card").first).to_be_visible()
