@@ -93,8 +93,8 @@ class RecycleGame(Game):
         return NO_EVENTS
 
     def move_seen_by(self, state: RecycleState, mover: int, move: Move, viewer: int | None) -> Move:
-        """Only the mover sees what a RECYCLE move named: where a card went may be hidden."""
-        return move if viewer == mover else {}
+        """A move as ``viewer`` may see it now: whole when it sees every card the move names, else ``{}``."""
+        return visibility.move_seen(self.program, state, mover, move, viewer)
 
     def view(self, state: RecycleState, seat: int | None) -> dict[str, Any]:
         """Return what ``seat`` may see (docs/recycle.md, "The view")."""

@@ -84,22 +84,26 @@ def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
 
 
 def _last_seen(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any] | None:
-    """Return the last move as ``seat`` may know it: whole to its mover, or when it sees every card named.
-
-    A card played face down (to a hidden place) is named to its mover alone:
-    the others learn that the seat moved (``move`` empty).
-    """
+    """Return the last move and its seat as ``seat`` may know them (``move_seen``)."""
     last = st.last
-    if last is None or last["seat"] == seat:
-        return last
-    move = last["move"]
+    if last is None:
+        return None
+    return {"seat": last["seat"], "move": move_seen(prog, st, last["seat"], last["move"], seat)}
+
+
+def move_seen(prog: Program, st: RecycleState, mover: int, move: dict, viewer: int | None) -> dict:
+    """Return ``move`` as ``viewer`` may know it: whole to its mover, or when it sees every card
+    the move names where the cards are now; else ``{}`` (a card laid face down is named to its
+    mover alone: the others learn that the seat moved)."""
+    if viewer == mover:
+        return move
     named = [v for v in (move.get("play"), *(move.get("choice") or ())[1:]) if isinstance(v, str)]
     deck = set(prog.names)
     cards = [v for v in named if v in deck]
     if not cards:
-        return last
-    in_sight = {prog.names[c] for key, held in st.locs.items() if sees(prog, key, seat) for c in held}
-    return last if all(card in in_sight for card in cards) else {"seat": last["seat"], "move": {}}
+        return move
+    in_sight = {prog.names[c] for key, held in st.locs.items() if sees(prog, key, viewer) for c in held}
+    return move if all(card in in_sight for card in cards) else {}
 
 
 def scores_seen(prog: Program, st: RecycleState, seat: int | None) -> list[int | None]:

@@ -160,3 +160,51 @@ def test_a_recycle_game_plays_to_the_end_with_nothing_overlapping(own_server, ne
     expect(page.locator("#seats .rpile, #center .rpile").first).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / f"recycle-{tag}-replay.png"))
     assert page.errors == []
+
+
+def many_places(players: int) -> str:
+    """A description for ``players`` seats, each with a hand, a face-down and a face-up place;
+    a shared stock, discard and remembered card."""
+    return f"""(game
+ (setup (create players {players})
+        (create deck (game iloc STOCK)
+                     (deck (RANK (A, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, J, Q, K))
+                                             (SUIT (CLUBS, DIAMONDS, HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 4 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P hloc SECRET)))))
+      (move (top (game iloc STOCK)) (top (game vloc DISCARD)))))
+ (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
+  (choice ((any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc PLAYED))))
+           (any ((current player) iloc HAND) 'C
+                (do ((move 'C (top (game vloc DISCARD)))
+                     (remember (top (game vloc DISCARD)) (top (game mem LASTDISCARD)))))))))
+ (scoring max (size ((current player) vloc PLAYED))))"""
+
+
+def test_two_to_six_players_with_many_places_leave_nothing_overlapping(own_server, new_page) -> None:
+    staff = staff_page(own_server, new_page)
+    page = new_page(**DESKTOP)
+    page.goto(own_server.url + "/")
+    choose_name(page, "Ann")
+    for players in (2, 3, 5, 6):
+        staff.get_by_label("Name").fill(f"Places {players}")
+        staff.get_by_label("Description").fill(many_places(players))
+        staff.get_by_role("button", name="Check and add").click()
+        expect(staff.locator("#added")).to_be_visible(timeout=60_000)
+        game_id = staff.locator("#added code").first.text_content().strip()
+        page.goto(own_server.url + "/")
+        create_table(page, game_id)
+        sit(page)
+        fill_with_bots(page, "random")
+        start(page)
+        expect(page.locator('#center .rpile[data-location="Discard"]')).to_be_visible()
+        check_clear(page, f"places{players}-start", SIZES)
+        # A few moves in: a face-up place in front of a seat, a remembered card in the middle.
+        play_to_end([page], seed=players, limit=120, on_move=lambda p, moves: None)
+        page.locator("#over").get_by_role("button", name="See the table").click()
+        expect(page.locator('#seats .rpile[data-location="Played"]').first).to_be_visible()
+        expect(page.locator('#center .rpile[data-show="memory"]')).to_contain_text("(remembered)")
+        check_clear(page, f"places{players}-over", SIZES)
+        page.screenshot(path=str(ARTIFACTS / f"recycle-places{players}-over.png"))
+    assert page.errors == []

@@ -85,12 +85,14 @@ def test_a_card_laid_face_down_is_named_to_its_mover_alone() -> None:
     assert game.view(state, 0)["last"] == {"seat": 0, "move": move}
     assert game.view(state, 1)["last"] == {"seat": 0, "move": {}}
     assert game.view(state, None)["last"] == {"seat": 0, "move": {}}
+    assert game.move_seen_by(state, 0, move, 1) == {} and game.move_seen_by(state, 0, move, 0) == move
     # A card played face up (Whist's trick) is named to everyone.
     whist = WHIST.new(None, None, 2)
     (seat,) = WHIST.to_act(whist)
     card = WHIST.legal_moves(whist, seat)[0]
     WHIST.apply(whist, seat, card)
     assert WHIST.view(whist, (seat + 1) % 4)["last"] == {"seat": seat, "move": card}
+    assert WHIST.move_seen_by(whist, seat, card, None) == card  # the move log names it too
 
 
 def test_whist_tricks_deals_and_history_are_read_from_the_moves() -> None:
