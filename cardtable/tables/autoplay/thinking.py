@@ -10,7 +10,7 @@ from typing import Any
 
 from games import GAMES, get_game
 from games.bots import make_bot
-from games.engine import Game
+from games.engine import Game, GameError
 from games.recycle import RecycleGame, loads
 
 log = logging.getLogger(__name__)
@@ -34,8 +34,12 @@ def recipe(game_id: str) -> tuple[str, str, str] | None:
 
 
 def _game(game_id: str, made: tuple[str, str, str] | None) -> Game:
-    if made is None:
+    """The game by its id where this process knows it (the server's), else built from ``made``."""
+    try:
         return get_game(game_id)
+    except GameError:
+        if made is None:
+            raise
     key = (game_id, hash(made[0]))
     game = _COMPILED.get(key)
     if game is None:
