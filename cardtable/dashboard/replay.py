@@ -12,6 +12,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from cardtable.dashboard.stats import seen_scores
 from cardtable.tables.models import Match
 from cardtable.tables.replay import plain, require_finished, walk
 from games import get_game
@@ -43,6 +44,9 @@ def replay_json(match: Match) -> dict[str, Any]:
     deals: list[dict[str, int]] = []
     for record, state, new_deal in walk(match):
         view = plain(game.view(state, None))
+        if described and None in view.get("scores", ()):
+            # A score kept from the others in play (counted from cards in hand): a replay shows every hand.
+            view["scores"] = seen_scores(game, state)
         # A new deal is a chance event; a RECYCLE game logs none, and its view's deal number says it.
         number = view.get("deal_number") if described else None
         grew = bool(frames) and number is not None and number != frames[-1]["view"].get("deal_number")

@@ -156,6 +156,8 @@ def test_a_recycle_game_plays_to_the_end_with_nothing_overlapping(own_server, ne
     page.wait_for_function("document.getElementById('step-label').textContent.startsWith('move 0 of')")
     expect(page.locator("body")).to_have_attribute("data-layout", "recycle")
     expect(page.locator(".rp-seat .rp-card").first).to_be_visible()
+    # Every hand is face up in a replay: so is every score, even one counted from cards in hand.
+    expect(page.locator("#scores td.num").first).to_have_text(re.compile(r"^-?\d+$"))
     page.keyboard.press("End")  # the "Last state" button is hidden on a phone
     expect(page.locator("#seats .rpile, #center .rpile").first).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / f"recycle-{tag}-replay.png"))
