@@ -10,6 +10,7 @@ are in view. The finished game's replay draws the same table.
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -18,7 +19,16 @@ from playwright.sync_api import Page, expect
 
 from games.recycle import library
 from tests.browser.conftest import ARTIFACTS, PHONE
-from tests.browser.driver import choose_name, create_table, fill_with_bots, play_to_end, sit, start
+from tests.browser.driver import (
+    choose_name,
+    create_table,
+    fill_with_bots,
+    play_to_end,
+    read_state,
+    sit,
+    start,
+    take_turn,
+)
 from tests.browser.test_recycle_page import staff_page
 
 pytestmark = [pytest.mark.browser]
@@ -209,4 +219,29 @@ def test_two_to_six_players_with_many_places_leave_nothing_overlapping(own_serve
         expect(page.locator('#center .rpile[data-show="memory"]')).to_contain_text("(remembered)")
         check_clear(page, f"places{players}-over", SIZES)
         page.screenshot(path=str(ARTIFACTS / f"recycle-places{players}-over.png"))
+    assert page.errors == []
+
+
+def test_the_hearts_coding_shows_its_remembered_lead_clear_of_the_seats(own_server, new_page) -> None:
+    staff = staff_page(own_server, new_page)
+    game_id = upload(staff, library()["hearts"])
+    page = new_page(**PHONE)
+    page.goto(own_server.url + "/")
+    choose_name(page, "Ann")
+    create_table(page, game_id)
+    sit(page)
+    fill_with_bots(page, "random")
+    start(page)
+    rng = random.Random(4)
+    moves = 0
+    while moves < 6 or not page.locator('#center .rpile[data-show="memory"]').count():
+        assert moves < 40, read_state(page)
+        if take_turn(page, rng, tap=True):
+            moves += 1
+        else:
+            page.wait_for_timeout(30)
+    # The remembered lead card in the middle, in words; each seat's trick card beside it.
+    expect(page.locator('#center .rpile[data-show="memory"]')).to_contain_text("Lead (remembered)")
+    check_clear(page, "hearts", SIZES)
+    page.screenshot(path=str(ARTIFACTS / "recycle-hearts-390x844.png"))
     assert page.errors == []
