@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import pytest
 
+import games
 from cardtable.tables.autoplay import searches, thinking, turns
-from games import add_source
 from games.engine import GameError
 from games.recycle import library, loads
 
 WHIST = loads(library()["whist"].read_text(encoding="utf-8"), "Stored whist", "recycle_stored_whist", True)
-add_source(lambda game_id: WHIST if game_id == WHIST.info.id else None, lambda: [WHIST])
+
+
+@pytest.fixture(autouse=True)
+def stored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game as a source of this process knows it (the dashboard's, in the server), for one test."""
+    source = (lambda game_id: WHIST if game_id == WHIST.info.id else None, lambda: [WHIST])
+    monkeypatch.setattr(games, "_SOURCES", [source, *games._SOURCES])
 
 
 @pytest.mark.django_db
