@@ -185,7 +185,8 @@ def many_places(players: int) -> str:
  (do ((shuffle (game iloc STOCK))
       (all player 'P (repeat 4 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
       (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P hloc SECRET)))))
-      (move (top (game iloc STOCK)) (top (game vloc DISCARD)))))
+      (move (top (game iloc STOCK)) (top (game vloc DISCARD)))
+      (remember (top (game vloc DISCARD)) (top (game mem LASTDISCARD)))))
  (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
   (choice ((any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc PLAYED))))
            (any ((current player) iloc HAND) 'C
