@@ -12,9 +12,11 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from cardtable.dashboard.stats import seen_scores
 from cardtable.tables.models import Match
 from cardtable.tables.replay import plain, require_finished, walk
 from games import get_game
+from games.recycle import RecycleGame
 
 _CACHE: OrderedDict[tuple[int, str, int, int], dict[str, Any]] = OrderedDict()
 _CACHE_SIZE = 16
@@ -37,10 +39,18 @@ def replay_json(match: Match) -> dict[str, Any]:
     if cached is not None:
         return cached
     game = get_game(match.game)
+    described = isinstance(game, RecycleGame)
     frames: list[dict[str, Any]] = []
     deals: list[dict[str, int]] = []
     for record, state, new_deal in walk(match):
-        if new_deal:
+        view = plain(game.view(state, None))
+        if described and None in view.get("scores", ()):
+            # A score kept from the others in play (counted from cards in hand): a replay shows every hand.
+            view["scores"] = seen_scores(game, state)
+        # A new deal is a chance event; a RECYCLE game logs none, and its view's deal number says it.
+        number = view.get("deal_number") if described else None
+        grew = bool(frames) and number is not None and number != frames[-1]["view"].get("deal_number")
+        if new_deal or grew:
             deals.append({"deal": len(deals) + 1, "step": len(frames)})
         frames.append(
             {
@@ -52,7 +62,7 @@ def replay_json(match: Match) -> dict[str, Any]:
                 "at": (record.at if record else match.started).isoformat(),
                 "deal": len(deals),
                 "to_act": list(game.to_act(state)),
-                "view": plain(game.view(state, None)),
+                "view": view,
                 "hands": [plain(game.view(state, seat).get("hand", [])) for seat in range(match.players)],
             }
         )

@@ -23,7 +23,7 @@ from cardtable.tables.models import Match
 from cardtable.tables.replay import ReplayError, require_finished, walk
 from games import get_game
 from games.bots import LEVELS
-from games.engine import winners_of
+from games.engine import Game, winners_of
 
 
 def lowest_wins(game_id: str) -> bool:
@@ -68,6 +68,13 @@ class LeadHistory:
     leaders: list[int | None] = field(default_factory=list)
 
 
+def seen_scores(game: Game, state: Any) -> list[float]:
+    """Every seat's score in a finished game's replay: the spectator's, or where a game
+    keeps a score from the others while it runs (``None``: counted from cards in hand), the seat's own."""
+    scores = list(game.view(state, None)["scores"])
+    return [game.view(state, seat)["scores"][seat] if v is None else v for seat, v in enumerate(scores)]
+
+
 def lead_history(match: Match) -> LeadHistory:
     """Replay a finished game and read the spectator's ``scores`` after each move."""
     require_finished(match)
@@ -79,7 +86,7 @@ def lead_history(match: Match) -> LeadHistory:
     for step, (_record, state, new_deal) in enumerate(walk(match)):
         if new_deal:
             deal_steps.append(step)
-        scores.append(list(game.view(state, None)["scores"]))
+        scores.append(seen_scores(game, state))
         acting = game.to_act(state)
         if first_player is None and len(acting) == 1:
             first_player = acting[0]

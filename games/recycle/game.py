@@ -7,10 +7,11 @@ import re
 from typing import Any
 
 from games.engine import NO_EVENTS, Event, Game, GameInfo, Move
-from games.recycle import bots, runner, visibility
+from games.recycle import bots, runner, table, visibility
 from games.recycle.describe import describe
 from games.recycle.program import Program, compile_program
 from games.recycle.state import RecycleState, state_from_json, state_to_json
+from games.recycle.wording import branch_words
 
 
 def slug(name: str) -> str:
@@ -33,6 +34,7 @@ class RecycleGame(Game):
         experimental: bool = False,
         description: str = "",
     ) -> None:
+        self.text = text  # the description, for a process that builds the game again (a search worker)
         self.program: Program = compile_program(text, name)
         # The rules a player reads, made from the program (and the file's leading comments
         # or a staff member's ``description``): games/recycle/describe.py.
@@ -52,6 +54,7 @@ class RecycleGame(Game):
             experimental=experimental,
         )
         self.bot_settings = bots.settings(self.info)
+        self.words = branch_words(self.program)
 
     @property
     def warnings(self) -> list[str]:
@@ -84,18 +87,33 @@ class RecycleGame(Game):
         sample = ", ".join(str(m) for m in moves[:3]).replace("'", '"')
         return f"{move} is not one of the {len(moves)} legal moves now (such as {sample})"
 
+    def apply(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
+        """Check and make a move, and keep what the table shows of it (``table.after_move``).
+
+        Every move a table, a replay or a log plays comes this way; the searches
+        call ``advance`` alone and skip that record.
+        """
+        self.check_move(state, seat, move)
+        before = table.positions(state)
+        events = self.advance(state, seat, move)
+        table.after_move(self.program, state, seat, move, before)
+        return events
+
     def advance(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
         """Make a legal move and play on to the next choice."""
         runner.advance(self.program, state, seat, move)
         return NO_EVENTS
 
     def move_seen_by(self, state: RecycleState, mover: int, move: Move, viewer: int | None) -> Move:
-        """Only the mover sees what a RECYCLE move named: where a card went may be hidden."""
-        return move if viewer == mover else {}
+        """A move as ``viewer`` may see it now: whole when it sees every card the move names, else ``{}``."""
+        return visibility.move_seen(self.program, state, mover, move, viewer)
 
     def view(self, state: RecycleState, seat: int | None) -> dict[str, Any]:
         """Return what ``seat`` may see (docs/recycle.md, "The view")."""
         out = visibility.view(self.program, state, seat)
+        if state.choice is not None:
+            # The pending choice's branches that name nothing, in words ("Draw from stock", "Pass").
+            out["choice_words"] = self.words.get(state.choice, [])
         if state.over:
             out["result"] = self.result(state)
         return out

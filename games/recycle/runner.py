@@ -19,7 +19,7 @@ from games.cards import CARD_INDEX
 from games.recycle.actions import CLOCK_EVERY, check_time
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.program import Program
-from games.recycle.state import RecycleState, owner_label
+from games.recycle.state import RecycleState, fresh_shown, owner_label
 
 
 def start(prog: Program, players: int, options: dict[str, Any], seed: int) -> RecycleState:
@@ -31,6 +31,7 @@ def start(prog: Program, players: int, options: dict[str, Any], seed: int) -> Re
     st.choice, st.shuffles, st.moves, st.steps = None, 0, 0, 0
     st.began = time.thread_time()
     st.over, st.error, st.last, st.cache = False, None, None, None
+    st.shown = fresh_shown()
     guarded(prog, st, _setup_and_run)
     st.dealt = deal_record(prog, st)
     return st

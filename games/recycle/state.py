@@ -26,6 +26,11 @@ def owner_label(owner: int) -> str:
     return str(owner) if owner >= 0 else f"team{-2 - owner}"
 
 
+def fresh_shown() -> dict[str, Any]:
+    """Return what the table shows of a game just dealt (games/recycle/table.py): deal 1, no trick."""
+    return {"deal": 1, "trick": [], "tricks": 0, "tricks_total": 0, "last_trick": None, "history": []}
+
+
 def parse_owner(label: str) -> int:
     """Invert ``owner_label``."""
     if label == "game":
@@ -64,6 +69,7 @@ class RecycleState:
         "error",
         "last",
         "dealt",
+        "shown",
         "cache",
     )
 
@@ -86,6 +92,9 @@ class RecycleState:
     error: str | None
     last: dict | None
     dealt: dict | None  # the first deal as laid out, for the log
+    shown: dict[
+        str, Any
+    ]  # what the table shows besides the places (games/recycle/table.py); never changed in place
     cache: Any  # the pending choice's options (not saved; rebuilt on demand)
 
     def copy(self) -> RecycleState:
@@ -110,6 +119,7 @@ class RecycleState:
         other.error = self.error
         other.last = self.last
         other.dealt = self.dealt
+        other.shown = self.shown
         other.cache = None
         return other
 
@@ -140,6 +150,7 @@ def state_to_json(state: RecycleState, names: list[str]) -> dict[str, Any]:
         "error": state.error,
         "last": state.last,
         "dealt": state.dealt,
+        "shown": state.shown,
     }
 
 
@@ -172,5 +183,6 @@ def state_from_json(data: dict[str, Any]) -> RecycleState:
     state.error = data["error"]
     state.last = data["last"]
     state.dealt = data["dealt"]
+    state.shown = data.get("shown") or fresh_shown()
     state.cache = None
     return state

@@ -22,7 +22,8 @@ export function renderScores(root, ctx) {
     const row = h("tr", { class: `${winners.has(seat) ? "winner" : ""} ${ctx.toAct.includes(seat) ? "turn" : ""}` });
     row.append(h("th", { scope: "row", text: seatName(ctx, seat) + (winners.has(seat) ? " ★" : "") }));
     for (const col of extra) row.append(h("td", { text: String(col.values[seat] ?? "") }));
-    row.append(h("td", { class: "num", text: String(view.scores[seat]) }));
+    // A score the game keeps from this seat until the end (counted from hidden cards) is null.
+    row.append(h("td", { class: "num", text: view.scores[seat] === null ? "–" : String(view.scores[seat]) }));
     t.append(row);
   });
   root.append(t);
@@ -145,7 +146,7 @@ export function showResult(overlay, card, ctx, send, onClose) {
   if (replay) buttons.append(replay);
   buttons.append(h("a", { class: "btn", href: "/", text: "Lobby" }), h("button", { type: "button", class: "btn ghost", onclick: onClose, text: "See the table" }));
   const extra = ctx.game.resultNote ? ctx.game.resultNote(ctx) : null;
-  card.replaceChildren(h("h2", { id: "over-title", text: title }), extra, scores, buttons);
+  card.replaceChildren(...[h("h2", { id: "over-title", text: title }), extra, scores, buttons].filter(Boolean));
   overlay.hidden = false;
 }
 

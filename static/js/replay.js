@@ -9,7 +9,7 @@ import { h, seatName } from "./layout.js";
 import { renderScores, setupDrawer } from "./panels.js";
 import { showSummary } from "./sheet.js";
 import { renderSeats } from "./seats.js";
-import { layoutFor } from "./games/index.js";
+import { layoutFor, layoutName } from "./games/index.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("replay");
@@ -163,6 +163,7 @@ async function main() {
   data = body;
   table = tableOf(data);
   document.body.dataset.game = data.game;
+  document.body.dataset.layout = layoutName(data.game);
   const hasTricks = data.frames.some((f) => f.view && f.view.tricks_played !== undefined);
   for (const button of root.querySelectorAll("[data-trick]")) button.hidden = !hasTricks;
   slider.max = String(data.frames.length - 1);

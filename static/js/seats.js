@@ -114,9 +114,12 @@ export function renderSeats(root, ctx, send, game) {
     if (info.kind === "human" && !info.connected) plate.append(h("span", { class: "badge away", text: "away" }));
     if (view && view.dealer === seat) plate.append(h("span", { class: "dealer", title: "dealer", "aria-label": "dealer", text: "D" }));
     // A game whose seat already shows its score (a bundle's size) leaves it off the plate.
-    if (view && game.plateScore !== false && Array.isArray(view.scores) && view.scores[seat] !== undefined) {
+    if (view && game.plateScore !== false && Array.isArray(view.scores) && view.scores[seat] !== undefined && view.scores[seat] !== null) {
       plate.append(h("span", { class: "seat-score", "aria-label": `score ${view.scores[seat]}`, text: String(view.scores[seat]) }));
     }
+    // A game's word on the plate itself (a RECYCLE game's team), so it never strays from the name.
+    const tag = view && game.plateTag ? game.plateTag(ctx, seat) : null;
+    if (tag) plate.append(tag);
     node.append(plate);
     // The replay shows every hand face up; the live table, others' hands as backs.
     if (ctx.hands) node.append(faceUpHand(ctx.hands[seat] || [], name));

@@ -16,7 +16,7 @@ import { onMessage as eveningMessage, onState as eveningState } from "./evening.
 import { entries as logEntries, onState as logState } from "./movelog.js";
 import { closeTip, onState as tipState } from "./tips.js";
 import { after as animateAfter, before as animateBefore, counts as animations } from "./animate.js";
-import { layoutFor } from "./games/index.js";
+import { layoutFor, layoutName } from "./games/index.js";
 
 const CONFIRM = { pass: "Pass cards", discard: "Discard" };
 const GAMES = Object.fromEntries(JSON.parse(document.getElementById("games-data").textContent).map((g) => [g.id, g]));
@@ -183,9 +183,12 @@ function renderActions(ctx) {
       }),
     );
   }
-  for (const move of others) {
-    const label = ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move);
-    root.append(h("button", { type: "button", class: "btn primary", disabled: page.pending, onclick: () => makeMove(move), text: label }));
+  if (others.length && ctx.game.actionButtons) root.append(ctx.game.actionButtons(ctx, others, makeMove, page.pending));
+  else {
+    for (const move of others) {
+      const label = ctx.game.moveLabel ? ctx.game.moveLabel(move, ctx) : JSON.stringify(move);
+      root.append(h("button", { type: "button", class: "btn primary", disabled: page.pending, onclick: () => makeMove(move), text: label }));
+    }
   }
 }
 
@@ -209,7 +212,7 @@ function renderTools(ctx) {
 /** Show the last finished trick again, with who took it, until closed. */
 function openLastTrick(ctx) {
   const { cards, winner } = ctx.view.last_trick;
-  const caption = `${seatName(ctx, winner)} took it`;
+  const caption = winner === null || winner === undefined ? "The deal's last trick" : `${seatName(ctx, winner)} took it`;
   const close = () => {
     $("review").hidden = true;
   };
@@ -230,7 +233,8 @@ function turnText(ctx) {
   if (legal.length) {
     const { plays, multi, others } = ctx.moves;
     if (multi.key) return ctx.game.chooseHint ? ctx.game.chooseHint(multi, ctx) : "Your turn: choose your cards";
-    if (!plays.size && others.length === 1) return `Your turn: ${ctx.game.moveLabel ? ctx.game.moveLabel(others[0]) : "move"}`;
+    if (!plays.size && others.length === 1) return `Your turn: ${ctx.game.moveLabel ? ctx.game.moveLabel(others[0], ctx) : "move"}`;
+    if (!plays.size && others.length) return "Your turn: choose a move";
     return "Your turn: play a card";
   }
   const others = toAct.filter((s) => s !== ctx.me || !ctx.seated);
@@ -312,6 +316,7 @@ function render(msg) {
   document.title = `${legal.length ? "● Your turn · " : ""}${info ? info.name : table.game} · The Card Table`;
   document.body.dataset.status = table.status;
   document.body.dataset.game = table.game;
+  document.body.dataset.layout = layoutName(table.game);
   document.body.dataset.myTurn = legal.length ? "yes" : "no";
   document.body.dataset.version = msg.version;
   if (legal.length && !(prev && prev.legal.length)) sound("turn");

@@ -82,7 +82,7 @@ def test_staff_add_a_seed_game_and_a_player_plays_it_against_bots(own_server, ne
     start(page)
     expect(page.locator(".recycle-table")).to_be_visible()
     # The pool is face up on the table; the others' hands show only how many cards they hold.
-    expect(page.locator('.recycle-pile[data-location="pool"] .card').first).to_be_visible()
+    expect(page.locator('#center .rpile[data-location="Pool"] .card').first).to_be_visible()
     assert len(read_state(page)["hand"]) == 4
 
     rng = random.Random(5)
@@ -114,15 +114,15 @@ def test_choice_moves_are_buttons(own_server, new_page) -> None:
     fill_with_bots(page, "random")
     start(page)
     actions = page.locator("#actions")
-    # Seat 1 (us) acts first: give to seat 1, seat 2, or pass.
-    expect(actions.get_by_role("button", name="seat 1", exact=True)).to_be_visible()
-    expect(actions.get_by_role("button", name="seat 2", exact=True)).to_be_visible()
-    expect(actions.get_by_role("button", name="Option 2", exact=True)).to_be_visible()
+    # Seat 1 (us) acts first: give to ourselves, to Bot 2, or pass (a branch that moves no card).
+    expect(actions.get_by_role("button", name="You", exact=True)).to_be_visible()
+    expect(actions.get_by_role("button", name="Bot 2", exact=True)).to_be_visible()
+    expect(actions.get_by_role("button", name="Pass", exact=True)).to_be_visible()
     version = page.locator("body").get_attribute("data-version")
-    actions.get_by_role("button", name="seat 1", exact=True).click()
+    actions.get_by_role("button", name="You", exact=True).click()
     page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
     # The card we gave ourselves lies face up in front of us (the bot may have given us another).
-    expect(page.locator('.recycle-pile[data-location="You: gifts"] .card').first).to_be_visible()
+    expect(page.locator('#seats .seat.mine .rpile[data-location="Gifts"] .card').first).to_be_visible()
     rng = random.Random(2)
     for _ in range(400):
         if read_state(page)["status"] != "playing":

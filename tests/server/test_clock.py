@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -16,11 +17,14 @@ from django.db import connections
 from django.test import Client as HttpClient
 from django.utils import timezone
 
+from cardtable.dashboard import recycle_games
+from cardtable.dashboard.models import StoredGame
 from cardtable.tables.authority import clocks, moving, seating
 from cardtable.tables.autoplay import turns
 from cardtable.tables.autoplay.driver import driver
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
 from games import get_game
+from games.recycle import library
 from tests.server.conftest import Client, make_player
 from tests.server.test_recovery import log_is_whole, to_act
 
@@ -258,3 +262,27 @@ async def test_a_table_without_a_clock_has_no_deadline(advance) -> None:
     advance(3600)
     assert await ann.comm.receive_nothing(timeout=0.3)
     assert await database_sync_to_async(to_act)(table.pk) == ann.state["to_act"]
+
+
+@pytest.fixture
+def stored_agram() -> Iterator[str]:
+    """The library's Agram stored as a RECYCLE game staff added (four seats); return its id."""
+    StoredGame.objects.create(
+        game_id="recycle_clock_agram", name="Clock Agram", text=library()["agram"].read_text(), players=4
+    )
+    yield "recycle_clock_agram"
+    recycle_games.forget("recycle_clock_agram")
+
+
+async def test_the_clock_moves_for_a_late_seat_of_a_stored_recycle_game(advance, stored_agram) -> None:
+    table, people = await database_sync_to_async(clocked_table)(game=stored_agram)
+    ann, bob = await both(table, people)
+    state = ann.state
+    if state["to_act"][0] not in (0, 1):  # the bots in seats 2 and 3 play at once
+        state = await ann.until(lambda m: m["type"] == "state" and m["to_act"] and m["to_act"][0] in (0, 1))
+    late, version = state["to_act"][0], state["version"]
+    advance(5.5)
+    after = await bob.until(lambda m: m["type"] == "state" and m["table"]["last_timeout"] == [late])
+    assert after["version"] > version and after["view"]["last"]["seat"] == late
+    assert (late, version + 1) in await database_sync_to_async(timeouts)()
+    assert await database_sync_to_async(log_is_whole)(table.pk)

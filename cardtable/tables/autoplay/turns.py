@@ -133,7 +133,7 @@ def choose(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> 
     A bot that fails must not stall its table: the failure is logged and the
     seat plays a random legal move instead (``thinking.think``).
     """
-    return thinking.think(game_id, state_json, seat, level, seed, budget(level))
+    return thinking.think(game_id, state_json, seat, level, seed, budget(level), thinking.recipe(game_id))
 
 
 def _random_instead(game_id: str, state_json: dict, seat: int, seed: int) -> dict[str, Any]:
@@ -145,7 +145,8 @@ def _random_instead(game_id: str, state_json: dict, seat: int, seed: int) -> dic
 async def search(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
     """``choose`` in this process's search pool (``searches.py``): the event loop waits for it, free."""
     try:
-        return await searches.run(thinking.think, game_id, state_json, seat, level, seed, budget(level))
+        made = thinking.recipe(game_id)  # a game staff added: the worker builds it from this
+        return await searches.run(thinking.think, game_id, state_json, seat, level, seed, budget(level), made)
     except Exception:
         return _random_instead(game_id, state_json, seat, seed)
 
@@ -153,7 +154,10 @@ async def search(game_id: str, state_json: dict, seat: int, level: str, seed: in
 def search_and_wait(game_id: str, state_json: dict, seat: int, level: str, seed: int) -> dict[str, Any]:
     """``choose`` in the search pool, waited for in this (worker) thread."""
     try:
-        return searches.run_blocking(thinking.think, game_id, state_json, seat, level, seed, budget(level))
+        made = thinking.recipe(game_id)
+        return searches.run_blocking(
+            thinking.think, game_id, state_json, seat, level, seed, budget(level), made
+        )
     except Exception:
         return _random_instead(game_id, state_json, seat, seed)
 

@@ -1,15 +1,20 @@
-// A game described in RECYCLE (docs/recycle.md), drawn from its view alone: the
-// table's piles (face-up `vloc` and remembered `mem` cards shown, `iloc`/`hloc`
-// stacks as counts), each seat's face-up piles, and how many hidden cards each
-// seat holds. Your hand is your own `iloc` cards (`view.hand`). Moves are the
-// legal moves: `{"play": CARD}` from the hand, `{"choice": [branch, ...items]}`
-// as buttons.
+// A game described in RECYCLE (docs/recycle.md), drawn from its view alone. Each
+// place carries its owner, how it shows to this seat (`hidden`: a face-down pile
+// with a count, `visible`: face up, `memory`: remembered copies) and its name in
+// words (`label`). A seat's places sit beside its seat as compact piles (a card
+// back with a count, or the top few cards fanned, with a small label); the game's
+// and the teams' places sit in the middle. Your hand is your own hidden place
+// (`view.hand`). The headline says the deal, the trick and the game's words
+// (trumps, the suit to follow). Moves are the legal moves: `{"play": CARD}` from
+// the hand, `{"choice": [branch, ...items]}` as buttons.
 
-import { cardName, cardShort, tableCard } from "../cards.js";
-import { h, seatName, stackNode } from "../layout.js";
+import { cardName, cardShort, tableBack, tableCard } from "../cards.js";
+import { h, seatName } from "../layout.js";
 
 const FRENCH = /^[2-9TJQKA][CDHS]$/;
-const SHOWN = new Set(["vloc", "mem"]);
+const FANNED = 3;
+// RECYCLE's rank names as a player reads them on a card.
+const RANKS = { A: "A", TWO: "2", THREE: "3", FOUR: "4", FIVE: "5", SIX: "6", SEVEN: "7", EIGHT: "8", NINE: "9", TEN: "10", J: "J", Q: "Q", K: "K" }; // face-up cards drawn in a pile: its top few
 
 /** A card on the felt: drawn when it is a French card, else its name on a plain card. */
 function feltCard(card) {
@@ -17,28 +22,130 @@ function feltCard(card) {
   return h("div", { class: "card text-card", role: "img", "aria-label": card, "data-card": card, text: card });
 }
 
-function words(name) {
-  return name.replace(/_/g, " ").toLowerCase();
+/** A word of the program ("HEARTS", "TWO") as a person reads it: "Hearts", "Two". */
+function word(value) {
+  const text = String(value).replace(/_/g, " ").toLowerCase();
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** One location as a labelled pile: face-up cards in an overlapping row (the top few), else a stack.
- * `small` draws it smaller (the piles in front of the seats), with the table's existing classes. */
-function pile(location, label, small = false) {
-  if (SHOWN.has(location.kind) && Array.isArray(location.cards)) {
-    const row = h("div", { class: `card-row pool recycle-pile${small ? " small" : ""}`, role: "group", "aria-label": `${label}: ${location.count} card${location.count === 1 ? "" : "s"}`, "data-location": label });
-    location.cards.slice(-8).forEach((card) => row.append(feltCard(card)));
-    if (!location.cards.length) row.append(h("span", { class: "hint", text: "empty" }));
-    return h("div", { class: "recycle-place" }, h("div", { class: "felt-label", text: label }), row);
+function cardsWord(count) {
+  return `${count} card${count === 1 ? "" : "s"}`;
+}
+
+/** One place as a compact pile: a back with its count, or its top few cards fanned; a small label under it. */
+function pile(place, label) {
+  const shown = place.show !== "hidden" && Array.isArray(place.cards);
+  const box = h("div", {
+    class: `rpile ${shown ? "face-up" : "face-down"}${place.show === "memory" ? " memory" : ""}`,
+    role: "group",
+    "aria-label": `${label}: ${shown && place.count ? cardList(place.cards) : cardsWord(place.count)}`,
+    "data-location": label,
+    "data-show": place.show,
+  });
+  const cards = h("div", { class: "rpile-cards" });
+  if (shown) place.cards.slice(-FANNED).forEach((card, i) => cards.append(withIndex(feltCard(card), i)));
+  else if (place.count) cards.append(withIndex(tableBack("", "stacked"), 0));
+  if (!place.count) cards.append(h("div", { class: "rpile-empty", "aria-hidden": "true" }));
+  if (place.count > (shown ? FANNED : 1)) cards.append(h("span", { class: "rpile-count", "aria-hidden": "true", text: String(place.count) }));
+  box.append(cards, h("span", { class: "rpile-label", "aria-hidden": "true", text: label }));
+  return box;
+}
+
+function cardList(cards) {
+  return cards.map((c) => (FRENCH.test(c) ? cardName(c) : c)).join(", ");
+}
+
+function withIndex(node, i) {
+  node.style.setProperty("--i", i);
+  return node;
+}
+
+/** The team (0-based) `seat` plays in, or -1 without partners. */
+function teamOf(view, seat) {
+  return (view.teams || []).findIndex((team) => team.includes(seat));
+}
+
+/** A team's name: its members' names ("You & Bot 3"). */
+function teamName(ctx, index) {
+  const team = (ctx.view.teams || [])[index] || [];
+  return team.length ? team.map((s) => seatName(ctx, s)).join(" & ") : `Team ${index + 1}`;
+}
+
+/** A team's short name: "your side" for the seat's own team, else "team 2" (as its plates' tags say). */
+function teamShort(ctx, index) {
+  const mine = ctx.seated && teamOf(ctx.view, ctx.me) === index;
+  return mine ? "your side" : `team ${index + 1}`;
+}
+
+function placeLabel(ctx, place) {
+  const label = place.label || word(place.name);
+  const remembered = place.show === "memory" ? " (remembered)" : "";
+  if (place.owner.startsWith("team")) return `${label} · ${teamShort(ctx, Number(place.owner.slice(4)))}${remembered}`;
+  return label + remembered;
+}
+
+// Where the middle's piles go: the felt's middle band, else lower, else higher, else
+// smaller; the first where they meet no seat's plate or pile. Seats sit around an
+// ellipse, and with side seats the middle band is theirs on a narrow felt.
+const SPOTS = ["mid", "low", "high", "mid tight", "low tight", "high tight"];
+let placed = null;
+let watcher = null;
+
+function clash(box) {
+  const seats = [...document.querySelectorAll("#seats .plate, #seats .rpile, #seats .bubble")].map((n) => n.getBoundingClientRect());
+  let area = 0;
+  for (const node of box.querySelectorAll(".rpile")) {
+    const a = node.getBoundingClientRect();
+    for (const b of seats) {
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const hgt = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 0 && hgt > 0) area += w * hgt;
+    }
   }
-  const stack = stackNode(location.count, label);
-  stack.dataset.location = label;
-  return stack;
+  return area;
 }
 
-function ownerName(ctx, owner) {
-  if (owner === "game") return "";
-  if (owner.startsWith("team")) return `Team ${Number(owner.slice(4)) + 1}`;
-  return seatName(ctx, Number(owner));
+function place(box) {
+  if (!box.isConnected) return;
+  let best = null;
+  for (const spot of SPOTS) {
+    box.dataset.spot = spot;
+    const area = clash(box);
+    if (!area) return;
+    if (!best || area < best.area) best = { spot, area };
+  }
+  box.dataset.spot = best.spot;
+}
+
+/** Place the middle's piles once drawn, and again whenever the felt changes size. */
+function placeSoon(box) {
+  placed = box;
+  requestAnimationFrame(() => place(box));
+  const felt = document.getElementById("felt");
+  if (!watcher && felt && window.ResizeObserver) {
+    watcher = new ResizeObserver(() => placed && place(placed));
+    watcher.observe(felt);
+  }
+}
+
+/** The seat's own places beside it; your hand (below the felt) is not repeated. */
+function seatPlaces(ctx, seat) {
+  return (ctx.view.locations || []).filter((l) => {
+    if (l.owner !== String(seat) || !l.count) return false;
+    if (ctx.hands && l.kind === "iloc") return false; // the replay shows each hand face up on its seat
+    return !(ctx.seated && seat === ctx.me && l.kind === "iloc" && l.show === "visible");
+  });
+}
+
+/** The headline: the deal, the trick, and the game's words that are set (trumps, the suit to follow). */
+function headline(view) {
+  const parts = [];
+  if (view.deal_number > 1 || view.tricks_played !== undefined) parts.push(`Deal ${view.deal_number}`);
+  if (view.tricks_played !== undefined && view.phase === "play") parts.push(`Trick ${view.tricks_played + 1}`);
+  for (const s of view.strings || []) {
+    if (s.owner === "game" && s.value && s.value !== "NONE") parts.push(`${s.label || word(s.name)}: ${word(s.value)}`);
+  }
+  return parts.join(" · ");
 }
 
 /** A choice's item as words: a card's short name, a seat's name, a team, or the name given. */
@@ -46,47 +153,89 @@ function itemText(item, ctx) {
   if (typeof item === "number") return ctx ? seatName(ctx, item) : `seat ${item + 1}`;
   if (typeof item === "string" && FRENCH.test(item)) return cardShort(item);
   if (typeof item === "string" && /^team\d+$/.test(item)) return `team ${Number(item.slice(4)) + 1}`;
-  return String(item);
+  if (Object.hasOwn(RANKS, item)) return RANKS[item];
+  return word(item);
 }
 
 export default {
   center(ctx) {
     const { view } = ctx;
     const locations = view.locations || [];
-    const table = locations.filter((l) => l.owner === "game" && l.kind !== "mem");
-    const remembered = locations.filter((l) => l.owner === "game" && l.kind === "mem" && l.count);
-    // Face-up piles in front of the seats (tricks, bundles...); your own hand is below.
-    const seats = locations.filter((l) => l.owner !== "game" && l.kind === "vloc" && l.count);
+    const middle = locations.filter((l) => (l.owner === "game" || l.owner.startsWith("team")) && l.count);
     const box = h("div", { class: "center-stack recycle-table" });
+    const news = headline(view);
+    if (news) box.append(h("div", { class: "felt-info recycle-headline", text: news }));
     if (view.phase === "over" && view.result && view.result.error) {
       box.append(h("p", { class: "felt-info", role: "alert", text: `The game was stopped: ${view.result.error}` }));
     }
-    box.append(h("div", { class: "pile-row" }, ...table.map((l) => pile(l, words(l.name)))));
-    if (remembered.length) box.append(h("div", { class: "pile-row" }, ...remembered.map((l) => pile(l, `${words(l.name)} (remembered)`))));
-    if (seats.length) box.append(h("div", { class: "pile-row" }, ...seats.map((l) => pile(l, `${ownerName(ctx, l.owner)}: ${words(l.name)}`, true))));
+    box.append(h("div", { class: "rpile-row" }, ...middle.map((l) => pile(l, placeLabel(ctx, l)))));
+    box.dataset.spot = "mid";
+    placeSoon(box);
     return box;
   },
   seatExtra(ctx, seat) {
-    // Hidden cards a seat holds (its `iloc` and `hloc` locations): only their number shows.
-    const held = (ctx.view.locations || [])
-      .filter((l) => l.owner === String(seat) && (l.kind === "iloc" || l.kind === "hloc"))
-      .reduce((sum, l) => sum + l.count, 0);
-    return h("span", { class: "tag", "aria-label": `${held} hidden card${held === 1 ? "" : "s"}`, text: `${held} 🂠` });
+    const box = h("div", { class: "recycle-seat" });
+    for (const place of seatPlaces(ctx, seat)) box.append(pile(place, placeLabel(ctx, place)));
+    return box.childElementCount ? box : null;
   },
-  bubble(move) {
+  plateTag(ctx, seat) {
+    // Partners: each seat's team on its plate, "partner" for your own side's other seats.
+    const team = teamOf(ctx.view, seat);
+    if (team < 0) return null;
+    const partner = ctx.seated && seat !== ctx.me && teamOf(ctx.view, ctx.me) === team;
+    const text = partner ? "partner" : `team ${team + 1}`;
+    return h("span", { class: `team-tag team-${team % 4}`, title: teamName(ctx, team), text });
+  },
+  scoreColumns(ctx) {
+    // Storage a seat or team keeps (bids, points), by its readable name, unless it is the score itself.
+    const { view, table } = ctx;
+    const columns = new Map();
+    for (const s of view.storage || []) {
+      if (s.owner === "game") continue;
+      const seats = s.owner.startsWith("team") ? (view.teams || [])[Number(s.owner.slice(4))] || [] : [Number(s.owner)];
+      const label = s.label || word(s.name);
+      if (!columns.has(label)) columns.set(label, table.seats.map(() => ""));
+      for (const seat of seats) columns.get(label)[seat] = s.value;
+    }
+    const same = (values) => values.every((v, seat) => v === "" || v === view.scores[seat]);
+    return [...columns].filter(([, values]) => !same(values)).map(([title, values]) => ({ title, values }));
+  },
+  historyTitle: "After each deal",
+  bubble(move, ctx) {
     if (move.play) return FRENCH.test(move.play) ? cardShort(move.play) : move.play;
-    return move.choice ? this.moveLabel(move) : "";
+    return move.choice ? this.moveLabel(move, ctx) : "";
   },
   moveLabel(move, ctx = null) {
     if (!Array.isArray(move.choice)) return JSON.stringify(move);
     const [branch, ...items] = move.choice;
     const text = items.map((item) => itemText(item, ctx)).join(" · ");
-    return text ? `${text}` : `Option ${branch + 1}`;
+    const named = ctx && ctx.view && (ctx.view.choice_words || [])[branch];
+    return text || named || `Option ${branch + 1}`;
+  },
+  actionButtons(ctx, moves, makeMove, pending) {
+    // Choices of two items or more (a player, then a rank) in rows by their first item:
+    // "Bot 2: A 3 K". Others are one button each.
+    const box = h("div", { class: "recycle-actions" });
+    const rows = new Map();
+    for (const move of moves) {
+      const items = Array.isArray(move.choice) ? move.choice.slice(1) : [];
+      const button = (text) => h("button", { type: "button", class: "btn primary", disabled: pending, onclick: () => makeMove(move), text });
+      if (items.length < 2) {
+        box.append(button(this.moveLabel(move, ctx)));
+        continue;
+      }
+      const key = JSON.stringify([move.choice[0], items[0]]);
+      const head = itemText(items[0], ctx);
+      if (!rows.has(key)) rows.set(key, h("div", { class: "choice-row", role: "group", "aria-label": head }, h("span", { class: "choice-head", "aria-hidden": "true", text: head })));
+      rows.get(key).append(button(items.slice(1).map((item) => itemText(item, ctx)).join(" · ")));
+    }
+    box.append(...rows.values());
+    return box;
   },
   describe(move, ctx) {
     if (move.play) return `played ${FRENCH.test(move.play) ? cardName(move.play) : move.play}`;
     if (move.choice) return `chose ${this.moveLabel(move, ctx)}`;
-    return null;
+    return "moved";
   },
   goal() {
     return "An experimental game, played from its RECYCLE description: the buttons and lit cards are your legal moves.";
