@@ -69,10 +69,7 @@ CLEAR_JS = """async () => {
 
 
 def upload(page: Page, path: Path) -> str:
-    """Add the file alone on the staff RECYCLE games page (a name if the form needs one); return its id."""
-    name = page.get_by_label("Name")
-    if name.count() and name.get_attribute("required") is not None:
-        name.fill(path.stem.replace("_", " ").title())
+    """Add the file alone (no title, no description) on the staff RECYCLE games page; return its id."""
     page.get_by_label("or a file").set_input_files(str(path))
     page.get_by_role("button", name="Check and add").click()
     expect(page.locator("#added")).to_be_visible(timeout=60_000)
@@ -201,8 +198,8 @@ def test_two_to_six_players_with_many_places_leave_nothing_overlapping(own_serve
     page.goto(own_server.url + "/")
     choose_name(page, "Ann")
     for players in (2, 3, 5, 6):
-        staff.get_by_label("Name").fill(f"Places {players}")
-        staff.get_by_label("Description").fill(many_places(players))
+        staff.locator("#game-name").fill(f"Places {players}")
+        staff.locator("#game-text").fill(many_places(players))
         staff.get_by_role("button", name="Check and add").click()
         expect(staff.locator("#added")).to_be_visible(timeout=60_000)
         game_id = staff.locator("#added code").first.text_content().strip()
