@@ -27,7 +27,7 @@ from games import GAMES
 from games.engine import Game, GameError
 from games.recycle import RecycleError, loads
 from games.recycle.forms import leading_comments
-from games.recycle.game import slug
+from games.recycle.game import RecycleGame, slug
 
 PREFIX = "recycle_"
 CHECK_GAMES = 100
@@ -70,9 +70,25 @@ def find(game_id: str) -> Game | None:
 
 
 def listing() -> list[Game]:
-    """Return every stored game, in name order."""
-    ids = StoredGame.objects.values_list("game_id", flat=True)
-    return [game for game in (find(game_id) for game_id in ids) if game is not None]
+    """Return every stored game, in name order, with the title and description its row has now.
+
+    Another server process may have edited a row since this one compiled it: the
+    listing (the lobby, ``GET /api/games/``) reads the words anew and retitles the
+    compiled game, and drops the copies of rows deleted elsewhere.
+    """
+    rows = list(StoredGame.objects.values_list("game_id", "name", "description"))
+    with _LOCK:
+        for gone in set(_CACHE) - {game_id for game_id, _, _ in rows}:
+            del _CACHE[gone]
+    games = []
+    for game_id, name, description in rows:
+        game = find(game_id)
+        if game is None:
+            continue
+        if isinstance(game, RecycleGame) and (game.info.name, game.description) != (name, description):
+            game.retitle(name, description)
+        games.append(game)
+    return games
 
 
 def check(game: Game, games: int = CHECK_GAMES) -> dict[str, Any]:

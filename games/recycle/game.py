@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from typing import Any
 
 from games.engine import NO_EVENTS, Event, Game, GameInfo, Move
@@ -35,6 +36,7 @@ class RecycleGame(Game):
         description: str = "",
     ) -> None:
         self.text = text  # the description, for a process that builds the game again (a search worker)
+        self.description = description
         self.program: Program = compile_program(text, name)
         # The rules a player reads, made from the program (and the file's leading comments
         # or a staff member's ``description``): games/recycle/describe.py.
@@ -55,6 +57,18 @@ class RecycleGame(Game):
         )
         self.bot_settings = bots.settings(self.info)
         self.words = branch_words(self.program)
+
+    def retitle(self, name: str, description: str) -> None:
+        """Give the game a new title and staff description; its program, id and moves stay."""
+        self.description = description
+        self.rules = describe(self.program, self.text, description)
+        self.info = replace(
+            self.info,
+            name=name,
+            goal=self.rules.goal,
+            how_to_play=self.rules.how_to_play,
+            glossary=self.rules.glossary,
+        )
 
     @property
     def warnings(self) -> list[str]:

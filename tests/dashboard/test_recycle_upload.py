@@ -195,3 +195,16 @@ def test_an_untitled_blog_post_is_named_by_its_title(staff_client: Client) -> No
 def test_a_title_from_the_file_name_when_there_is_no_comment(filename: str, title: str) -> None:
     assert recycle_games.title_from("(game)", filename) == title
     assert recycle_games.title_from(";; SPADES in the GDL https://x\n(game)", filename) == "Spades"
+
+
+def test_an_edit_made_by_another_process_reaches_this_ones_listing() -> None:
+    recycle_games.add("Whist", WHIST.decode())
+    game = get_game("recycle_whist")
+    # Another server process edits the row: this one's compiled copy is not told.
+    StoredGame.objects.filter(game_id="recycle_whist").update(name="Partner Whist", description="Bid well.")
+    [listed] = recycle_games.listing()
+    assert listed is game  # the same compiled game: tables at it keep playing
+    assert listed.info.name == "Partner Whist" and listed.info.how_to_play[0] == "About this game: Bid well."
+    assert get_game("recycle_whist").info.name == "Partner Whist"
+    StoredGame.objects.filter(game_id="recycle_whist").delete()  # and deleted elsewhere
+    assert recycle_games.listing() == [] and "recycle_whist" not in recycle_games._CACHE
