@@ -6,6 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("cardtable.dashboard.urls")),  # before the API's catch-all
+    path("", include("cardtable.reviews.urls")),
     path("", include("cardtable.tables.urls")),
 ]
 
