@@ -216,13 +216,15 @@ class Reviewer:
         return entry
 
     def describe(self, entry: dict[str, Any], mine: dict[str, Any], best: dict[str, Any]) -> str:
-        """Say a decision in words: "played K♠: expected +4.1 points; 3♣ expected +0.6 (...)"."""
+        """Say a decision in words: "played K♠: expected +4.1 points by the deal's end; 3♣ expected
+        +0.6 (...)": the seat's score change from the decision to the deal's end, as the score
+        sheet counts it (Hearts counts a deal's points at its end: those taken before count too)."""
         if self.unit == WIN_CHANCE:
             text = f"{move_words(mine['move'])}: {mine['points']:.0%} chance to win"
             if best is not mine:
                 text += f"; {move_words(best['move'], False)}: {best['points']:.0%}"
             return text
-        text = f"{move_words(mine['move'])}: expected {mine['points']:+.1f} points"
+        text = f"{move_words(mine['move'])}: expected {mine['points']:+.1f} points by the deal's end"
         if best is not mine:
             text += f"; {move_words(best['move'], False)} expected {best['points']:+.1f}"
             text += f" (costs {entry['cost']:.1f} ± {entry['cost_se']:.1f} points against the others)"
