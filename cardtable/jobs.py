@@ -165,6 +165,16 @@ class JobQueue:
             self._child = None
         return child.returncode, err
 
+    def run_row(self, row: Any, command: list[str], limit: float, cwd: str, setting: str) -> bool:
+        """Run ``command`` for ``row``; return whether it succeeded, else mark the row failed with
+        why (stopped after ``limit`` seconds, the ``setting`` that says so; or the child's last line)."""
+        status, err = self.run_child(command, limit, cwd)
+        if status is None:
+            self.fail(row, f"stopped after {limit:.0f} s ({setting})")
+        elif status != 0:
+            self.fail(row, last_line(err, status))
+        return status == 0
+
     def fail(self, row: Any, message: str) -> None:
         """Mark a job failed with ``message``."""
         self.model.objects.filter(pk=row.pk).update(

@@ -20,7 +20,7 @@ from django.db import transaction
 
 from cardtable.dashboard import designstats
 from cardtable.dashboard.models import DesignStats, StoredGame
-from cardtable.jobs import GUARD, JobQueue, games_command, last_line, worker_id
+from cardtable.jobs import GUARD, JobQueue, games_command, worker_id
 from games.stats import DEFAULT_COUNTS, DEFAULT_PLAYOUTS
 
 
@@ -87,22 +87,24 @@ def command(row: DesignStats, game_arg: str, out: Path) -> list[str]:
     )
 
 
+def game_argument(game_id: str, folder: str) -> str:
+    """Return how ``python -m games`` names a game: its id, or for a RECYCLE game staff stored,
+    its description written to a file in ``folder`` (the child has no database)."""
+    stored = StoredGame.objects.filter(game_id=game_id).first()
+    if stored is None:
+        return game_id
+    path = Path(folder) / "game.rcy"
+    path.write_text(stored.text, encoding="utf-8")
+    return str(path)
+
+
 def run(row: DesignStats) -> None:
     """Compute one row's statistics in a child process and store them (or why they failed)."""
-    limit = timeout()
     with tempfile.TemporaryDirectory(prefix="designstats-") as folder:
         out = Path(folder) / "stats.json"
-        stored = StoredGame.objects.filter(game_id=row.game).first()
-        game_arg = row.game
-        if stored is not None:
-            game_arg = str(Path(folder) / "game.rcy")
-            Path(game_arg).write_text(stored.text, encoding="utf-8")
-        status, err = QUEUE.run_child(command(row, game_arg, out), limit, str(settings.BASE_DIR))
-        if status is None:
-            QUEUE.fail(row, f"stopped after {limit:.0f} s (DESIGN_JOB_TIMEOUT)")
-            return
-        if status != 0:
-            QUEUE.fail(row, last_line(err, status))
+        game_arg = game_argument(row.game, folder)
+        cwd = str(settings.BASE_DIR)
+        if not QUEUE.run_row(row, command(row, game_arg, out), timeout(), cwd, "DESIGN_JOB_TIMEOUT"):
             return
         result = json.loads(out.read_text(encoding="utf-8"))
     result["game"] = row.game  # a description read from a file is named after the file
@@ -121,6 +123,7 @@ __all__ = [
     "QUEUE",
     "claim",
     "ensure_worker",
+    "game_argument",
     "games_command",
     "resume",
     "running_child",

@@ -20,8 +20,8 @@ from typing import Any
 
 from django.conf import settings
 
-from cardtable.dashboard.models import StoredGame
-from cardtable.jobs import JobQueue, games_command, last_line
+from cardtable.dashboard.designjobs import game_argument
+from cardtable.jobs import JobQueue, games_command
 from cardtable.reviews.models import Review
 from cardtable.tables.events import MatchFinished, TableOpened
 from cardtable.tables.models import Match, MoveRecord
@@ -105,23 +105,14 @@ def job_of(row: Review) -> dict[str, Any]:
 
 def run(row: Review) -> None:
     """Review one seat in a child process and store the figures (or why it failed)."""
-    limit = timeout()
     job = job_of(row)
     with tempfile.TemporaryDirectory(prefix="review-") as folder:
-        stored = StoredGame.objects.filter(game_id=row.game).first()
-        if stored is not None:
-            job["game"] = str(Path(folder) / "game.rcy")
-            Path(job["game"]).write_text(stored.text, encoding="utf-8")
+        job["game"] = game_argument(row.game, folder)
         job_file, out = Path(folder) / "job.json", Path(folder) / "review.json"
         job_file.write_text(json.dumps(job), encoding="utf-8")
         niceness = int(getattr(settings, "REVIEW_NICENESS", 19))
         command = games_command("review", str(job_file), "--json", str(out), niceness=niceness)
-        status, err = QUEUE.run_child(command, limit, str(settings.BASE_DIR))
-        if status is None:
-            QUEUE.fail(row, f"stopped after {limit:.0f} s (REVIEW_TIMEOUT)")
-            return
-        if status != 0:
-            QUEUE.fail(row, last_line(err, status))
+        if not QUEUE.run_row(row, command, timeout(), str(settings.BASE_DIR), "REVIEW_TIMEOUT"):
             return
         result = json.loads(out.read_text(encoding="utf-8"))
     figures = result["seats"][str(row.seat)]

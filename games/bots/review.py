@@ -31,9 +31,8 @@ Reproducible: each decision draws from ``random.Random(f"{seed}:{seq}")``.
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +41,7 @@ from games.bots.search import _is_new_deal, _scores
 from games.cards import CARD_INDEX
 from games.cribbage.crib_discard import discard_choices
 from games.engine import Game, Move
+from games.stats.heuristics import mean_and_error
 
 POINTS, WIN_CHANCE = "points", "win chance"
 _SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -89,15 +89,6 @@ def move_words(move: Move, verb: bool = True) -> str:
     if value is True:
         return name
     return f"{name} {_words(value)}"
-
-
-def _mean_se(values: Sequence[float]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, 0.0
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, math.sqrt(var / n)
 
 
 class Reviewer:
@@ -158,7 +149,7 @@ class Reviewer:
                 points[i].append(own)
         out = []
         for i, move in enumerate(moves):
-            mean, se = _mean_se(values[i])
+            mean, se = mean_and_error(values[i])
             out.append(
                 {
                     "move": move,
@@ -196,7 +187,9 @@ class Reviewer:
         best_i = max(range(len(moves)), key=lambda i: (weighed[i]["value"], i == chosen_i))
         best, mine = weighed[best_i], weighed[chosen_i]
         if "_values" in best:
-            cost, cost_se = _mean_se([b - c for b, c in zip(best["_values"], mine["_values"], strict=True)])
+            cost, cost_se = mean_and_error(
+                [b - c for b, c in zip(best["_values"], mine["_values"], strict=True)]
+            )
         else:
             cost, cost_se = best["value"] - mine["value"], 0.0
         floor = self.config.min_cost if self.unit == POINTS else self.config.min_chance
