@@ -45,6 +45,7 @@ from games.stats.heuristics import mean_and_error
 
 POINTS, WIN_CHANCE = "points", "win chance"
 _SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_NOT_WEIGHED = {"mistake": False, "cost": 0.0}
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ class Reviewer:
             "legal": len(moves),
         }
         if len(moves) < 2:
-            return {**entry, "forced": True, "mistake": False, "cost": 0.0}
+            return {**entry, "forced": True, **_NOT_WEIGHED}
         if len(moves) > self.config.max_moves:
             return {
                 **entry,
@@ -181,9 +182,17 @@ class Reviewer:
                 "mistake": False,
                 "cost": 0.0,
             }
+        if chosen not in moves:
+            return {
+                **entry,
+                "forced": False,
+                "skipped": "not among the legal moves",
+                "mistake": False,
+                "cost": 0.0,
+            }
+        chosen_i = moves.index(chosen)
         rng = random.Random(f"{self.config.seed}:{seq}")
         weighed = self.weigh(state, seat, moves, rng)
-        chosen_i = next(i for i, m in enumerate(moves) if m == chosen)
         best_i = max(range(len(moves)), key=lambda i: (weighed[i]["value"], i == chosen_i))
         best, mine = weighed[best_i], weighed[chosen_i]
         if "_values" in best:
