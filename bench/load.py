@@ -837,7 +837,7 @@ def serve_and_run(args: argparse.Namespace, processes: int) -> list[dict]:
         with generator_on(args.generator_core):  # the servers are started: they keep their cores
             results = asyncio.run(run(args))
         if args.reviews:
-            print(reviews_line(server.full_env()), flush=True)
+            print(reviews_line(server.full_env(), server.proc.pid), flush=True)
         return results
 
 

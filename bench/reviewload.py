@@ -9,6 +9,7 @@ measured. ``reviews_line`` says afterwards how many were done.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -43,9 +44,8 @@ for number in range(COUNT):
 
 COUNT = """
 from cardtable.reviews.models import Review
-from django.db.models import Sum
-done = Review.objects.filter(status=Review.DONE)
-print(done.count(), Review.objects.count(), done.aggregate(s=Sum("seconds"))["s"] or 0)
+rows = Review.objects.all()
+print(*(rows.filter(status=s).count() for s in ("done", "running", "queued", "failed")))
 """
 
 
@@ -68,7 +68,25 @@ def queue_reviews(env: dict[str, str], count: int) -> None:
     print(f"queued {count} reviews of whole Hearts games, run by the server while it is measured", flush=True)
 
 
-def reviews_line(env: dict[str, str]) -> str:
-    """Say how many reviews the server finished, and the seconds their children computed."""
-    done, total, seconds = _shell(env, COUNT).split()
-    return f"reviews done: {done} of {total}, {float(seconds):.0f} s of review computing"
+def child_cpu(server_pid: int) -> float:
+    """Return the CPU seconds of the server's review child now running (0 when none runs)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == server_pid and b"\0review\0" in command:
+            return (int(fields[11]) + int(fields[12])) / ticks
+    return 0.0
+
+
+def reviews_line(env: dict[str, str], server_pid: int) -> str:
+    """Say where the server's reviews stand, and the CPU its review child has had so far."""
+    cpu = child_cpu(server_pid)
+    done, running, queued, failed = _shell(env, COUNT).strip().splitlines()[-1].split()
+    return (
+        f"reviews: {done} done, {running} running, {queued} queued, {failed} failed; "
+        f"the running review's child has had {cpu:.1f} s of CPU"
+    )

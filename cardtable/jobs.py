@@ -16,6 +16,7 @@ and the reviews (``cardtable/reviews/jobs.py``) are two such queues.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -39,10 +40,14 @@ GUARD = (
 )
 
 
-def games_command(*args: str, niceness: int = 10) -> list[str]:
+def games_command(*args: str, niceness: int = 10, idle: bool = False) -> list[str]:
     """Return the command line running ``python -m games ARGS`` niced, dying with its parent thread
-    (``nice`` runs the program in its own place, so the parent stays this process)."""
+    (``nice`` runs the program in its own place, so the parent stays this process). ``idle``:
+    also under Linux's ``SCHED_IDLE`` policy (``chrt --idle``, where it exists), which runs it
+    only on CPU time nothing else at a normal priority wants."""
     nice = ["nice", "-n", str(niceness)] if os.name == "posix" else []
+    if idle and shutil.which("chrt"):
+        nice = ["chrt", "--idle", "0", *nice]
     return [*nice, sys.executable, "-c", GUARD.format(parent=os.getpid()), *args]
 
 

@@ -3,7 +3,8 @@
 ``on_match_finished`` (a handler of ``MatchFinished``, after the result commits)
 queues one ``Review`` row per seat that a person moved in. The rows are a
 ``JobQueue`` (``cardtable/jobs.py``): one supervisor thread per process runs
-each in a child process at the lowest priority (``nice`` ``REVIEW_NICENESS``),
+each in a child process at the lowest priority (Linux's ``SCHED_IDLE``, and
+``nice`` ``REVIEW_NICENESS``),
 ``python -m games review`` with the row's seed and budget (``REVIEW_PLAYOUTS``),
 outside the server's event loop and its pool of bot searches, so the live
 tables' moves never wait for it. A row left queued or running by a process that
@@ -111,7 +112,7 @@ def run(row: Review) -> None:
         job_file, out = Path(folder) / "job.json", Path(folder) / "review.json"
         job_file.write_text(json.dumps(job), encoding="utf-8")
         niceness = int(getattr(settings, "REVIEW_NICENESS", 19))
-        command = games_command("review", str(job_file), "--json", str(out), niceness=niceness)
+        command = games_command("review", str(job_file), "--json", str(out), niceness=niceness, idle=True)
         if not QUEUE.run_row(row, command, timeout(), str(settings.BASE_DIR), "REVIEW_TIMEOUT"):
             return
         result = json.loads(out.read_text(encoding="utf-8"))

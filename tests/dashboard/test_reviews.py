@@ -11,6 +11,8 @@ import random
 import socket
 import subprocess
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -78,9 +80,29 @@ def test_a_finished_game_queues_one_review_per_seat_a_person_played() -> None:
     assert not Review.objects.filter(match=bots_only).exists()
 
 
+def child_priority(seconds: float = 30) -> tuple[int, int] | None:
+    """The (scheduling policy, nice) of the review's child once it runs ``python -m games review``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        pid = jobs.QUEUE.running_child()
+        if pid is not None:
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if b"\0review\0" in command:
+                return int(fields[38]), int(fields[16])
+        elif jobs.QUEUE.wait(0.005):
+            return None
+    return None
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_job_runs_in_a_child_and_stores_the_figures(small_reviews: None) -> None:
     match = play(new_table("hearts", humans=1).pk, 3)
+    # The child runs at the lowest priority: SCHED_IDLE (policy 5) and nice 19.
+    assert child_priority() == (5, 19)
     assert jobs.QUEUE.wait(300)
     row = Review.objects.get(match=match, seat=0)
     assert row.status == Review.DONE, row.message
