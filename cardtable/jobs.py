@@ -15,6 +15,7 @@ and the reviews (``cardtable/reviews/jobs.py``) are two such queues.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -160,6 +161,9 @@ class JobQueue:
             command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=cwd
         )
         self._child = child
+        # A server pinned to a core (docs/deploy.md) would pass its pin on: a job may run on any core.
+        with contextlib.suppress(OSError, AttributeError):
+            os.sched_setaffinity(child.pid, range(os.cpu_count() or 1))
         try:
             _, err = child.communicate(timeout=limit)
         except subprocess.TimeoutExpired:

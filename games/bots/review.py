@@ -154,9 +154,9 @@ class Reviewer:
             out.append(
                 {
                     "move": move,
-                    "value": mean,
-                    "points": sum(points[i]) / worlds,
-                    "se": se,
+                    "value": round(mean, 4),
+                    "points": round(sum(points[i]) / worlds, 4),
+                    "se": round(se, 4),
                     "_values": values[i],
                 }
             )
