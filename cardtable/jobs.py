@@ -23,6 +23,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from django.db import close_old_connections, connection
@@ -157,10 +158,19 @@ class JobQueue:
     def run_child(self, command: list[str], limit: float, cwd: str) -> tuple[int | None, str]:
         """Run ``command`` as this queue's child; return its exit status (``None``: killed after
         ``limit`` seconds) and its standard error."""
+        # A session of its own: where Linux groups the CPU by session (autogroup), the child's CPU
+        # would count against the server's share; its own group is set to the lowest weight.
         child = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=cwd
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=cwd,
+            start_new_session=os.name == "posix",
         )
         self._child = child
+        with contextlib.suppress(OSError):
+            Path(f"/proc/{child.pid}/autogroup").write_text("19")
         # A server pinned to a core (docs/deploy.md) would pass its pin on: a job may run on any core.
         with contextlib.suppress(OSError, AttributeError):
             os.sched_setaffinity(child.pid, range(os.cpu_count() or 1))

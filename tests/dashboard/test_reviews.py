@@ -80,8 +80,9 @@ def test_a_finished_game_queues_one_review_per_seat_a_person_played() -> None:
     assert not Review.objects.filter(match=bots_only).exists()
 
 
-def child_priority(seconds: float = 30) -> tuple[int, int] | None:
-    """The (scheduling policy, nice) of the review's child once it runs ``python -m games review``."""
+def child_priority(seconds: float = 30) -> tuple[int, int, str] | None:
+    """The (scheduling policy, nice, CPU group's nice) of the review's child once it runs
+    ``python -m games review``."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         pid = jobs.QUEUE.running_child()
@@ -89,10 +90,12 @@ def child_priority(seconds: float = 30) -> tuple[int, int] | None:
             try:
                 command = Path(f"/proc/{pid}/cmdline").read_bytes()
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                group = Path(f"/proc/{pid}/autogroup").read_text().split()[-1]
             except OSError:
                 continue
-            if b"\0review\0" in command:
-                return int(fields[38]), int(fields[16])
+            # Once ``chrt`` and ``nice`` have run the program in their place.
+            if command.startswith(sys.executable.encode()) and b"\0review\0" in command:
+                return int(fields[38]), int(fields[16]), group
         elif jobs.QUEUE.wait(0.005):
             return None
     return None
@@ -100,9 +103,12 @@ def child_priority(seconds: float = 30) -> tuple[int, int] | None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_job_runs_in_a_child_and_stores_the_figures(small_reviews: None) -> None:
+    own_group = Path("/proc/self/autogroup").read_text()
     match = play(new_table("hearts", humans=1).pk, 3)
-    # The child runs at the lowest priority: SCHED_IDLE (policy 5) and nice 19.
-    assert child_priority() == (5, 19)
+    # The child runs at the lowest priority: SCHED_IDLE (policy 5), nice 19, in a CPU group of
+    # its own (Linux's autogroup, one per session) at nice 19, not in the server's.
+    assert child_priority() == (5, 19, "19")
+    assert Path("/proc/self/autogroup").read_text() == own_group
     assert jobs.QUEUE.wait(300)
     row = Review.objects.get(match=match, seat=0)
     assert row.status == Review.DONE, row.message
