@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.profiles import SpyProfile, YappiProfile, server_shim  # noqa: E402
 from bench.ratios import compare, repeated  # noqa: E402
+from bench.reviewload import queue_reviews, reviews_line  # noqa: E402
 from tests.ops.harness import (  # noqa: E402
     Conn,
     DaphneServer,
@@ -737,6 +738,14 @@ def main() -> None:
         help="a setting for the server this starts (repeatable), e.g. CONNECTION_HEARTBEAT=60",
     )
     parser.add_argument(
+        "--reviews",
+        type=int,
+        default=0,
+        metavar="N",
+        help="queue the reviews of N whole Hearts games with a person before the server starts: its "
+        "review worker runs them while the load is measured (bench/reviewload.py)",
+    )
+    parser.add_argument(
         "--parallel-db",
         action="store_true",
         help="experiment: run the server's database calls on a thread pool instead of Channels' one thread",
@@ -813,6 +822,8 @@ def serve_and_run(args: argparse.Namespace, processes: int) -> list[dict]:
             env["CARDTABLE_YAPPI_OUT"] = str(args.yappi_out)
         server = DaphneServer(env)
         server.migrate()
+        if args.reviews:
+            queue_reviews(server.full_env(), args.reviews)
         server.start()
         stack.callback(server.kill)
         place(server, 0 if args.pin else None)
@@ -824,7 +835,10 @@ def serve_and_run(args: argparse.Namespace, processes: int) -> list[dict]:
             place(other, 1 % (os.cpu_count() or 1) if args.pin else None)
             args.other_base, args.other_ws, args.other_pids = other.base, other.ws_base, [other.proc.pid]
         with generator_on(args.generator_core):  # the servers are started: they keep their cores
-            return asyncio.run(run(args))
+            results = asyncio.run(run(args))
+        if args.reviews:
+            print(reviews_line(server.full_env(), server.proc.pid), flush=True)
+        return results
 
 
 if __name__ == "__main__":

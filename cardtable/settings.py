@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "cardtable.dashboard",
     "cardtable.ratings",
     "cardtable.accounts",
+    "cardtable.reviews",
 ]
 
 # The pages (lobby, table) live in their own app when it exists.
@@ -210,6 +211,14 @@ BOT_THINK_SECONDS = {
 BOT_PLAYOUT_SCALE = float(os.environ.get("BOT_PLAYOUT_SCALE", "1.0"))
 if min(*BOT_THINK_SECONDS.values(), BOT_PLAYOUT_SCALE) <= 0:
     raise ImproperlyConfigured("BOT_NORMAL_SECONDS, BOT_HARD_SECONDS and BOT_PLAYOUT_SCALE must be above 0")
+# The reviews of finished games (docs/review.md): whether this process runs them,
+# the search playouts per decision, the seconds one may take, and its niceness.
+REVIEW_JOBS = _env_bool("REVIEW_JOBS", True)
+REVIEW_PLAYOUTS = int(os.environ.get("REVIEW_PLAYOUTS", "400"))
+REVIEW_TIMEOUT = float(os.environ.get("REVIEW_TIMEOUT", "1800"))
+REVIEW_NICENESS = int(os.environ.get("REVIEW_NICENESS", "19"))
+if REVIEW_PLAYOUTS < 1 or REVIEW_TIMEOUT <= 0:
+    raise ImproperlyConfigured("REVIEW_PLAYOUTS must be at least 1 and REVIEW_TIMEOUT above 0")
 # The level of the bot that plays for an absent human.
 STAND_IN_LEVEL = os.environ.get("STAND_IN_LEVEL", "normal")
 # Tables that end: seconds with nobody connected before an open table (or a

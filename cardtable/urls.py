@@ -7,6 +7,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("cardtable.dashboard.urls")),  # before the API's catch-all
     path("", include("cardtable.ratings.urls")),  # so is this
+    path("", include("cardtable.reviews.urls")),  # and this
     path("", include("cardtable.tables.urls")),
     path("", include("cardtable.accounts.urls")),
 ]

@@ -1,5 +1,6 @@
 """Command line: ``python -m games simulate GAME --games N --seed S ...`` (PROTOCOL.md)
-and ``python -m games stats GAME ...`` (CardStock's design statistics, docs/dashboard.md).
+``python -m games stats GAME ...`` (CardStock's design statistics, docs/dashboard.md) and
+``python -m games review JOB.json --json OUT`` (a game's review, docs/review.md).
 
 ``GAME`` is a game id or a RECYCLE description file (``PATH.rcy``, docs/recycle.md).
 """
@@ -161,6 +162,29 @@ def stats(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def review(args: argparse.Namespace, out: TextIO) -> int:
+    """Review the seats a job file names (``{"game", "players", "options", "seed", "log", "seats",
+    "config"}``) and write ``{"seats": {seat: review}, "seconds"}`` to ``--json``."""
+    from games.bots.review import ReviewConfig
+    from games.bots.review import review as review_seat
+
+    with open(args.job, encoding="utf-8") as handle:
+        job = json.load(handle)
+    game = resolve_game(job["game"])
+    config = ReviewConfig(**job.get("config", {}))
+    started = time.perf_counter()
+    seats = {
+        str(seat): review_seat(game, job["players"], job["options"], job["seed"], job["log"], seat, config)
+        for seat in job["seats"]
+    }
+    seconds = round(time.perf_counter() - started, 3)
+    for seat, result in seats.items():
+        print(f"seat {seat}: {result['reviewed']} decisions, mistakes at {result['mistakes']}", file=out)
+    with open(args.json, "w", encoding="utf-8") as handle:
+        json.dump({"seats": seats, "seconds": seconds}, handle)
+    return 0
+
+
 def add_stats_parser(commands: Any) -> None:
     """Add the ``stats`` command and its budget options."""
     from games.stats import BASES, DEFAULT_COUNTS, DEFAULT_PLAYOUTS
@@ -210,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--bots", help="one level for all seats, or one per seat: hard,easy,easy,easy")
     sim.add_argument("--log", help="write one JSON object per game to this file")
     add_stats_parser(commands)
+    rev = commands.add_parser("review", help="weigh the decisions of a game's seats (docs/review.md)")
+    rev.add_argument("job", help="a JSON file: game, players, options, seed, log, seats, config")
+    rev.add_argument("--json", required=True, help="write the reviews to this file")
     args = parser.parse_args(argv)
     if args.command == "simulate" and args.games < 1:
         parser.error("--games must be at least 1")
@@ -220,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         if min(budgets) < 0 or max(budgets) == 0 or args.playouts < 1:
             parser.error("game counts must be 0 or more (one at least positive) and --playouts at least 1")
     try:
-        return (stats if args.command == "stats" else simulate)(args, sys.stdout)
+        return {"stats": stats, "review": review, "simulate": simulate}[args.command](args, sys.stdout)
     except GameError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -9,5 +9,7 @@ with `DEBUG=0` (tests/ops/harness.py, tests/server/test_settings.py).
 import os
 
 os.environ.setdefault("DEBUG", "1")
+# The reviews of finished games run only in the tests that ask for them (tests/server/test_reviews.py).
+os.environ.setdefault("REVIEW_JOBS", "0")
 
 from cardtable.settings import *  # noqa: F403

@@ -38,8 +38,9 @@ def discard_values(cards: list[int], own_crib: bool, moves: list[Move]) -> list[
     return out
 
 
-def opening(game: Game, state: Any, seat: int, rng: random.Random) -> Move | None:
-    """In the discard phase, return the discard with the best expected hand ± crib; else None."""
+def discard_choices(game: Game, state: Any, seat: int) -> list[tuple[float, Move]] | None:
+    """In the discard phase, return ``(expected hand ± crib, move)`` for each legal discard of
+    ``seat`` (from its own view only); else ``None``."""
     view = game.view(state, seat)
     if view["phase"] != "discard" or seat not in view["to_discard"]:
         return None
@@ -47,4 +48,12 @@ def opening(game: Game, state: Any, seat: int, rng: random.Random) -> Move | Non
     side = next(i for i, seats in enumerate(view["sides"]) if seat in seats)
     own = view["dealer"] in view["sides"][side]
     cards = [CARD_INDEX[c] for c in view["hand"]]
-    return max(discard_values(cards, own, moves), key=lambda vm: vm[0])[1]
+    return discard_values(cards, own, moves)
+
+
+def opening(game: Game, state: Any, seat: int, rng: random.Random) -> Move | None:
+    """In the discard phase, return the discard with the best expected hand ± crib; else None."""
+    choices = discard_choices(game, state, seat)
+    if choices is None:
+        return None
+    return max(choices, key=lambda vm: vm[0])[1]

@@ -10,6 +10,7 @@ import { renderScores, setupDrawer } from "./panels.js";
 import { showSummary } from "./sheet.js";
 import { renderSeats } from "./seats.js";
 import { layoutFor, layoutName } from "./games/index.js";
+import { showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("replay");
@@ -182,6 +183,7 @@ async function main() {
   meta(ctxAt(0));
   const wanted = /step=(\d+)/.exec(location.hash);
   go(wanted ? Number(wanted[1]) : 0);
+  showReview(root.dataset.review, $("review"), ctxAt, go);
 }
 
 main().catch((error) => {

@@ -1,0 +1,206 @@
+"""Background jobs kept as database rows and computed in ``nice``-d child processes.
+
+A ``JobQueue`` serves one model whose rows carry ``status`` (queued, running,
+done, failed), ``worker`` ("host:pid") and ``message``. One supervisor thread per
+server process takes queued rows one at a time (claimed in the database, so two
+processes never run the same row) and hands each to the queue's ``work``
+function, which runs the CPU work in a child process (``run_child``): the
+server's event loop, its requests and its bot searches never wait for it, and the
+child runs at a lower priority than any of them. A child that runs past its
+time is killed. The rows are the queue: a row left running by a process that
+has died is queued again when the supervisor starts (``requeue_dead``), so a
+restart loses no job. The design statistics (``cardtable/dashboard/designjobs.py``)
+and the reviews (``cardtable/reviews/jobs.py``) are two such queues.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from django.db import close_old_connections, connection
+
+# The child runs ``python -m games`` after asking Linux to kill it when the thread that started
+# it ends (PR_SET_PDEATHSIG): a server that stops or dies leaves no job computing for nobody.
+# If the parent died before the child asked, the child's parent is no longer the one named.
+GUARD = (
+    "import ctypes, os, runpy, signal, sys\n"
+    "if sys.platform == 'linux':\n"
+    "    ctypes.CDLL(None).prctl(1, signal.SIGKILL)\n"
+    "if os.getppid() != {parent}:\n"
+    "    sys.exit('error: the process that started this job has ended')\n"
+    "sys.argv = ['games', *sys.argv[1:]]\n"
+    "runpy.run_module('games', run_name='__main__', alter_sys=True)\n"
+)
+
+
+def games_command(*args: str, niceness: int = 10, idle: bool = False) -> list[str]:
+    """Return the command line running ``python -m games ARGS`` niced, dying with its parent thread
+    (``nice`` runs the program in its own place, so the parent stays this process). ``idle``:
+    also under Linux's ``SCHED_IDLE`` policy (``chrt --idle``, where it exists), which runs it
+    only on CPU time nothing else at a normal priority wants."""
+    nice = ["nice", "-n", str(niceness)] if os.name == "posix" else []
+    if idle and shutil.which("chrt"):
+        nice = ["chrt", "--idle", "0", *nice]
+    return [*nice, sys.executable, "-c", GUARD.format(parent=os.getpid()), *args]
+
+
+def worker_id() -> str:
+    """Return this process's name as a job's worker: ``host:pid``."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def worker_alive(worker: str) -> bool:
+    """Return whether the process named ``host:pid`` may still run (one on another host is assumed to)."""
+    host, _, pid = worker.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class JobQueue:
+    """The rows of ``model`` as a queue, worked oldest first (``order``) by one thread per process."""
+
+    def __init__(self, model: Any, name: str, order: str, work: Callable[[Any], None]) -> None:
+        self.model = model
+        self.name = name
+        self.order = order
+        self.work = work
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._child: subprocess.Popen | None = None
+
+    def requeue_dead(self) -> None:
+        """Queue again the rows left running by a process that has died."""
+        model = self.model
+        for row in model.objects.filter(status=model.RUNNING):
+            if not worker_alive(row.worker):
+                model.objects.filter(pk=row.pk, status=model.RUNNING, worker=row.worker).update(
+                    status=model.QUEUED, worker=""
+                )
+
+    def resume(self) -> int:
+        """Queue again the rows whose worker has died; start the worker if any row waits.
+        Return how many rows are queued or running."""
+        model = self.model
+        self.requeue_dead()
+        if model.objects.filter(status=model.QUEUED).exists():
+            self.ensure_worker()
+        return model.objects.filter(status__in=[model.QUEUED, model.RUNNING]).count()
+
+    def ensure_worker(self) -> None:
+        """Start this process's supervisor thread unless it runs (it stops when the queue is empty).
+        Touches no database: safe to call from the event loop."""
+        with self._lock:
+            if self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._serve, name=self.name, daemon=True)
+            self._thread.start()
+
+    def running_child(self) -> int | None:
+        """Return the pid of the child process computing a job now, if any."""
+        child = self._child
+        return child.pid if child is not None and child.poll() is None else None
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the supervisor to finish the queue; return whether it did."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(seconds)
+            return not thread.is_alive()
+        return True
+
+    def claim(self) -> Any | None:
+        """Return the oldest queued row, now marked running by this process, or ``None``."""
+        model, me = self.model, worker_id()
+        for pk in model.objects.filter(status=model.QUEUED).order_by(self.order).values_list("pk", flat=True):
+            if model.objects.filter(pk=pk, status=model.QUEUED).update(status=model.RUNNING, worker=me):
+                return model.objects.get(pk=pk)
+        return None
+
+    def _serve(self) -> None:
+        """Run queued jobs until none is left, then let the thread end."""
+        try:
+            close_old_connections()
+            self.requeue_dead()
+            while True:
+                close_old_connections()
+                with self._lock:
+                    row = self.claim()
+                    if row is None:
+                        self._thread = None
+                        return
+                try:
+                    self.work(row)
+                except Exception as error:
+                    # Whatever breaks a job ends it as failed: it must not stay "running" for ever.
+                    self.fail(row, f"{type(error).__name__}: {error}")
+        finally:
+            connection.close()
+            with self._lock:
+                if self._thread is threading.current_thread():
+                    self._thread = None
+
+    def run_child(self, command: list[str], limit: float, cwd: str) -> tuple[int | None, str]:
+        """Run ``command`` as this queue's child; return its exit status (``None``: killed after
+        ``limit`` seconds) and its standard error."""
+        # A session of its own: where Linux groups the CPU by session (autogroup), the child's CPU
+        # would count against the server's share; its own group is set to the lowest weight.
+        child = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=cwd,
+            start_new_session=os.name == "posix",
+        )
+        self._child = child
+        with contextlib.suppress(OSError):
+            Path(f"/proc/{child.pid}/autogroup").write_text("19")
+        # A server pinned to a core (docs/deploy.md) would pass its pin on: a job may run on any core.
+        with contextlib.suppress(OSError, AttributeError):
+            os.sched_setaffinity(child.pid, range(os.cpu_count() or 1))
+        try:
+            _, err = child.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.communicate()
+            return None, ""
+        finally:
+            self._child = None
+        return child.returncode, err
+
+    def run_row(self, row: Any, command: list[str], limit: float, cwd: str, setting: str) -> bool:
+        """Run ``command`` for ``row``; return whether it succeeded, else mark the row failed with
+        why (stopped after ``limit`` seconds, the ``setting`` that says so; or the child's last line)."""
+        status, err = self.run_child(command, limit, cwd)
+        if status is None:
+            self.fail(row, f"stopped after {limit:.0f} s ({setting})")
+        elif status != 0:
+            self.fail(row, last_line(err, status))
+        return status == 0
+
+    def fail(self, row: Any, message: str) -> None:
+        """Mark a job failed with ``message``."""
+        self.model.objects.filter(pk=row.pk).update(
+            status=self.model.FAILED, worker="", message=message[:1000]
+        )
+
+
+def last_line(err: str, status: int | None) -> str:
+    """Return what a failed child said last (its error line), or its exit status."""
+    return (err.strip().splitlines() or [f"exit status {status}"])[-1]
