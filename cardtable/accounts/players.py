@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from cardtable.ratings.summary import rating_for
+from cardtable.reviews.summary import average_mistake_cost
 from cardtable.tables.models import Match, Player
 from cardtable.tables.players import accounts
 from cardtable.tables.players.identity import player_for
@@ -90,8 +91,9 @@ def line_of(match: Match, seat: int, player: Player, info: GameInfo) -> GameLine
 
 
 def figures_from_other_apps(player: Player, game: str) -> dict[str, Any]:
-    """The figures other apps keep of the player in ``game``: the rating; the page shows "—" for ``None``."""
-    return {"mistake_cost": None, "rating": rating_for(player.pk, game)}
+    """The figures other apps keep of the player in ``game``: the review's average mistake cost and the
+    rating; the page shows "—" for ``None``."""
+    return {"mistake_cost": average_mistake_cost(player.pk, game), "rating": rating_for(player.pk, game)}
 
 
 def figures(player: Player) -> list[GameFigures]:

@@ -9,6 +9,7 @@ from django.test import Client as HttpClient
 
 from cardtable.ratings.rating import rate_finished
 from cardtable.ratings.summary import rating_for
+from cardtable.reviews.models import Review
 from cardtable.tables.authority import seating
 from cardtable.tables.authority.chat import post_chat
 from cardtable.tables.models import ChatMessage, Match, Player, Seat, Table
@@ -170,3 +171,15 @@ def test_the_figures_show_the_players_rating_in_each_game() -> None:
     row = HttpClient().get(f"/players/{hal.pk}/").content.decode()
     row = row[row.index('<tr data-game="agram">') :].split("</tr>")[0]
     assert 'href="/ratings/agram/"' in row and f">{rating['rating']}</a>" in row
+
+
+def test_the_figures_show_the_average_cost_of_the_reviewed_decisions() -> None:
+    _, ida = registered("Ida")
+    first, second = finished_game(ida, "agram"), finished_game(ida, "agram")
+    done = {"player": ida, "game": "agram", "seat": 0, "status": Review.DONE}
+    Review.objects.create(match=first, reviewed=3, total_cost=1.5, **done)
+    Review.objects.create(match=second, reviewed=1, total_cost=0.5, **done)
+    Review.objects.create(match=second, seat=1, player=ida, game="agram")  # queued: not counted
+    html = HttpClient().get(f"/players/{ida.pk}/").content.decode()
+    cells = html[html.index('<tr data-game="agram">') :].split("</tr>")[0].split("<td>")
+    assert cells[5].split("</td>")[0] == "0.50"  # (1.5 + 0.5) / 4 decisions
