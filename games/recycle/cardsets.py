@@ -27,6 +27,7 @@ from games.recycle.kinds import (
 from games.recycle.syntax import Node
 
 MAX_RANGE = 10_000
+SHARED = frozenset({"filter", "union", "agg"})  # collections worth computing once per choice build
 
 
 class CardSets(Groups):
@@ -35,6 +36,8 @@ class CardSets(Groups):
     def cards(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile a card collection to a function returning a list of cards ``(key, card)``."""
         kind = self.expect(node, scope, LOC, CARDS)
+        if self.memo is not None and scope is self.memo[0] and node.kind in SHARED:
+            return self.shared(node, scope)
         if kind == LOC:
             key = self.location(node, scope)
             owner = node.args[0] if node.kind == "owned_location" else None

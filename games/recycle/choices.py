@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.recycle.cardsets import CardSets
-from games.recycle.fast import Fn, draws, uses
+from games.recycle.fast import Fn, draws, memoized, shape, uses
 from games.recycle.kinds import CARD
 from games.recycle.syntax import Node
 
@@ -60,14 +60,14 @@ class Choices(CardSets):
             cond = a[0]
             if cond.kind == "logic" and cond.args[0] == "and" and len(cond.args) in (3, 4):
                 # (and P Q) or (and P Q R), the usual guards of a part, without a call for the and.
-                tests = [self.truth(x, scope) for x in cond.args[1:]]
+                tests = [self.built_once(self.truth, x, scope) for x in cond.args[1:]]
             else:
-                tests = [self.truth(cond, scope)]
+                tests = [self.built_once(self.truth, cond, scope)]
             # A guard that draws is evaluated once per build: build_options may not try plays_of first.
             return _guarded(tests, self.options(a[1], scope, top=True), offers=not draws(cond))
         if k == "agg" and a[0] == "any" and a[3].kind in ACTION_FORMS:
             _, coll, var, body_node = a
-            items = self.collection(coll, scope)
+            items = self.built_once(self.collection, coll, scope)
             inner = {**scope, var: self.item_kind(coll, scope)}
             leaf = self._leaf(body_node, inner)
             if leaf is not None:  # the usual case, made without the general machinery
@@ -134,6 +134,31 @@ class Choices(CardSets):
         act = self.action(node, scope)
         return lambda st, env: [((), [(act, env)])]
 
+    def built_once(self, compile_: Callable[[Node, dict], Fn], node: Node, scope: dict[str, str]) -> Fn:
+        """Compile a guard or collection read while the choice is built, sharing its collections
+        (filters, unions) with the choice's other parts that read the same (see ``shared``)."""
+        saved = self.memo
+        self.memo = (scope, self.shared_table)
+        try:
+            return compile_(node, scope)
+        finally:
+            self.memo = saved
+
+    def shared(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Return the choice's one closure for the collection ``node`` (``cards`` calls it while
+        ``memo`` is set): made once per build, unless it draws (each reading draws)."""
+        _, table = self.memo
+        key = shape(node)
+        found = table.get(key)
+        if found is None:
+            saved, self.memo = self.memo, None
+            try:
+                found = self.cards(node, scope)
+            finally:
+                self.memo = saved
+            table[key] = found = found if draws(node) else memoized(found)
+        return found
+
     def _leaf(self, node: Node, scope: dict[str, str]) -> tuple[Fn | None, Fn] | None:
         """Return ``(guard or None, action)`` when ``node`` offers one option (or none), else ``None``."""
         if node.kind == "guarded" and not self.branches(node.args[1]):
@@ -185,3 +210,12 @@ def _guarded(tests: list[Fn], body: Options, offers: bool) -> Options:
     if cards is not None:
         guarded.cards, guarded.act_var = offered, body.act_var
     return guarded
+
+
+def plays_plan(parts: list[Options]) -> tuple[tuple[Fn, ...], tuple] | None:
+    """Return, for a choice whose every part offers cards, each part's cards and ``(action,
+    variable)`` (``runner.plays_of`` lists its moves from them); else ``None``."""
+    offers = [getattr(part, "cards", None) for part in parts]
+    if None in offers:
+        return None
+    return tuple(offers), tuple(part.act_var for part in parts)

@@ -287,3 +287,28 @@ def fibonacci(n: int) -> int:
     for _ in range(min(max(n, 0), 60)):  # the 45th is past the clamp already
         a, b = b, a + b
     return clamp(a)
+
+
+def shape(node: Any) -> Any:
+    """Return a hashable form of ``node`` without its place in the text: equal for equal forms."""
+    if isinstance(node, Node):
+        return (node.kind, *map(shape, node.args))
+    return node
+
+
+def memoized(fn: Fn) -> Fn:
+    """Return ``fn`` computed once per ``env`` object: a choice's build passes one fresh ``env``
+    to all its parts, and the state does not change while it builds, so a collection two parts
+    read (a guard's and an ``any``'s) is made once. One assignment keeps threads apart."""
+    last: tuple = (None, None)
+
+    def once(st: Any, env: dict) -> Any:
+        nonlocal last
+        seen, value = last
+        if seen is env:
+            return value
+        value = fn(st, env)
+        last = (env, value)
+        return value
+
+    return once

@@ -12,6 +12,7 @@ from typing import Any
 
 from games.cards import CARD_INDEX
 from games.recycle.actions import Actions
+from games.recycle.choices import plays_plan
 from games.recycle.deck import card_name, combinations
 from games.recycle.errors import RecycleError
 from games.recycle.fast import Fn
@@ -167,8 +168,9 @@ class Program(Actions):
             return ("stage", ident)
         if node.kind == "choice":
             ident = len(self.stages) + len(self.choices) + 1
+            self.shared_table = {}  # this choice's collections read by several parts
             parts = [self.options(n, scope, top=True) for n in node.args]
-            self.choices[ident] = (parts, node)
+            self.choices[ident] = (parts, node, plays_plan(parts))
             return ("choice", ident)
         return ("do", self.action(node, scope))
 

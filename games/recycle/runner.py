@@ -11,7 +11,6 @@ seat. The game ends when its own body is done.
 
 from __future__ import annotations
 
-import time
 from operator import itemgetter
 from typing import Any
 
@@ -29,7 +28,7 @@ def start(prog: Program, players: int, options: dict[str, Any], seed: int) -> Re
     st.locs, st.sto, st.strs, st.points = {}, {}, {}, {}
     st.cycles, st.tcycles, st.frames = [[0, -1]], [[0, -1]], [[0, 0]]
     st.choice, st.shuffles, st.moves, st.steps = None, 0, 0, 0
-    st.began = time.thread_time()
+    st.began = None
     st.over, st.error, st.last, st.cache = False, None, None, None
     guarded(prog, st, _setup_and_run)
     st.dealt = deal_record(prog, st)
@@ -124,14 +123,16 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
     item, ...]}``: the branch of the choice (0-based) and what each ``any``
     bound, in order.
     """
-    parts, _ = prog.choices[choice]
-    plays = plays_of(prog, st, parts)
-    if plays is not None:
-        return plays
+    parts, _, plan = prog.choices[choice]
+    env: dict = {}  # one per build: the parts share the collections they both read (fast.memoized)
+    if plan is not None:
+        plays = plays_of(prog, st, plan, env)
+        if plays is not None:
+            return plays
     found = []
     for branch, part in enumerate(parts):
         # An option that would do nothing is no option (CardStock drops it too).
-        options = [option for option in part(st, {}) if option[1]]
+        options = [option for option in part(st, env) if option[1]]
         if options:
             found.append((branch, options))
     if not found:
@@ -187,23 +188,33 @@ class _Played:
         return len(self.offered)
 
 
-def plays_of(prog: Program, st: RecycleState, parts: list) -> tuple[list[dict], _Played] | None:
+def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[list[dict], _Played] | None:
     """Return a choice's moves when every part offers cards (an ``any`` over cards, guarded or not).
 
     The same moves as ``build_options``' general way: one ``{"play": CARD}`` per
-    card, in card order. ``None`` when a part is of another shape or a card is
-    offered twice (then the general way makes ``choice`` moves).
+    card, in card order. ``None`` when a card is offered twice (then the general
+    way makes ``choice`` moves). ``plan`` is ``choices.plays_plan``'s.
     """
-    offers = [getattr(part, "cards", None) for part in parts]
-    if None in offers:
-        return None
+    offers, parts = plan
     order = prog.order
-    offered = [(order[item[1]], item, i) for i, cards in enumerate(offers) for item in cards(st, {})]
-    if len({o[0] for o in offered}) != len(offered):
-        return None
-    offered.sort(key=_FIRST)
+    offered = None
+    for i, cards in enumerate(offers):
+        found = cards(st, env)
+        if found:
+            if offered is not None:
+                offered.extend([(order[item[1]], item, i) for item in found])
+            elif len(found) == 1:
+                offered = [(order[found[0][1]], found[0], i)]
+            else:
+                offered = [(order[item[1]], item, i) for item in found]
+    if offered is None:
+        return [], []
+    if len(offered) > 1:
+        if len({o[0] for o in offered}) != len(offered):
+            return None
+        offered.sort(key=_FIRST)
     label = prog.play_label
-    return [label[o[1][1]] for o in offered], _Played(offered, [part.act_var for part in parts])
+    return [label[o[1][1]] for o in offered], _Played(offered, parts)
 
 
 _NONE: tuple[list, list] = ([], [])
@@ -226,7 +237,7 @@ def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
     except ValueError:  # pragma: no cover - the contract's checks come first
         raise RecycleRuntimeError(f"{move} is not a legal move now") from None
     try:
-        st.steps, st.began = 0, time.thread_time()
+        st.steps, st.began = 0, None
         st.choice, st.cache = None, None
         for act, env in actions[index]:
             act(st, env)
