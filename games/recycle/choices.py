@@ -97,10 +97,15 @@ class Choices(CardSets):
 
                 if inner[var] == CARD and (once or test is None):
                     # The cards offered, for build_options' plays (see plays_of).
+                    held = getattr(items, "held", None)
                     if once:
                         per_leaf.cards = lambda st, env: items(st, env) if test(st, env) else []
+                        if held is not None:
+                            per_leaf.held = lambda st, env: held(st, env) if test(st, env) else NO_HELD
                     else:
                         per_leaf.cards = items
+                        if held is not None:
+                            per_leaf.held = held
                     per_leaf.act_var = (act, var)
                 return per_leaf
             body = self.options(body_node, inner, top=True)
@@ -156,7 +161,11 @@ class Choices(CardSets):
                 found = self.cards(node, scope)
             finally:
                 self.memo = saved
-            table[key] = found = found if draws(node) else memoized(found)
+            if not draws(node):
+                held = getattr(found, "held", None)
+                # With a (key, cards) reading, that is the one kept; the pairs are made from it.
+                found = memoized(found) if held is None else _pairs(memoized(held))
+            table[key] = found
         return found
 
     def _leaf(self, node: Node, scope: dict[str, str]) -> tuple[Fn | None, Fn] | None:
@@ -182,40 +191,47 @@ def _guarded(tests: list[Fn], body: Options, offers: bool) -> Options:
     When ``body`` offers cards (``cards``, ``act_var``) and ``offers``, so does the guarded part.
     """
     cards = getattr(body, "cards", None) if offers else None
-    if len(tests) == 3:
-        p, q, r = tests
-
-        def guarded(st, env):
-            return body(st, env) if p(st, env) and q(st, env) and r(st, env) else []
-
-        def offered(st, env):
-            return cards(st, env) if p(st, env) and q(st, env) and r(st, env) else []
-    elif len(tests) == 2:
-        p, q = tests
-
-        def guarded(st, env):
-            return body(st, env) if p(st, env) and q(st, env) else []
-
-        def offered(st, env):
-            return cards(st, env) if p(st, env) and q(st, env) else []
-    else:
-        (p,) = tests
-
-        def guarded(st, env):
-            return body(st, env) if p(st, env) else []
-
-        def offered(st, env):
-            return cards(st, env) if p(st, env) else []
-
+    guarded = _when(tests, body, [])
     if cards is not None:
-        guarded.cards, guarded.act_var = offered, body.act_var
+        guarded.cards, guarded.act_var = _when(tests, cards, []), body.act_var
+        held = getattr(body, "held", None)
+        if held is not None:
+            guarded.held = _when(tests, held, NO_HELD)
     return guarded
 
 
-def plays_plan(parts: list[Options]) -> tuple[tuple[Fn, ...], tuple] | None:
-    """Return, for a choice whose every part offers cards, each part's cards and ``(action,
-    variable)`` (``runner.plays_of`` lists its moves from them); else ``None``."""
+NO_HELD: tuple = (None, ())  # a part's (key, cards) when it offers none
+
+
+def _when(tests: list[Fn], body: Fn, otherwise: Any) -> Fn:
+    """Return ``body``'s value when every test holds, else ``otherwise`` (one closure for 1 to 3 tests)."""
+    if len(tests) == 3:
+        p, q, r = tests
+        return lambda st, env: body(st, env) if p(st, env) and q(st, env) and r(st, env) else otherwise
+    if len(tests) == 2:
+        p, q = tests
+        return lambda st, env: body(st, env) if p(st, env) and q(st, env) else otherwise
+    (p,) = tests
+    return lambda st, env: body(st, env) if p(st, env) else otherwise
+
+
+def _pairs(held: Fn) -> Fn:
+    """Return the collection ``[(key, card)...]`` read from ``held``'s ``(key, cards)``."""
+
+    def pairs(st, env):
+        k, cards = held(st, env)
+        return [(k, c) for c in cards]
+
+    pairs.held = held
+    return pairs
+
+
+def plays_plan(parts: list[Options]) -> tuple[tuple[Fn, ...], tuple, tuple | None] | None:
+    """Return, for a choice whose every part offers cards, each part's cards, its ``(action,
+    variable)`` and, when every part reads one location, each part's ``(key, cards)``
+    (``runner.plays_of`` lists the moves from them); else ``None``."""
     offers = [getattr(part, "cards", None) for part in parts]
     if None in offers:
         return None
-    return tuple(offers), tuple(part.act_var for part in parts)
+    held = [getattr(part, "held", None) for part in parts]
+    return tuple(offers), tuple(part.act_var for part in parts), None if None in held else tuple(held)

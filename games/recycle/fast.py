@@ -100,6 +100,9 @@ def counted_compare(op: str, storage: bool, owner: str | int | tuple, rest: tupl
 def sized_compare(op: str, cards: Fn, k: int) -> Fn:
     """Return ``(OP (size CARDS) k)`` for a collection of cards (a filter, a union) in one closure."""
     test = OPERATOR[op]
+    held = getattr(cards, "held", None)
+    if held is not None:  # the cards of one location, counted without a pair per card
+        return lambda st, env: test(len(held(st, env)[1]), k)
     return lambda st, env: test(len(cards(st, env)), k)
 
 
@@ -289,11 +292,21 @@ def fibonacci(n: int) -> int:
     return clamp(a)
 
 
-def shape(node: Any) -> Any:
-    """Return a hashable form of ``node`` without its place in the text: equal for equal forms."""
-    if isinstance(node, Node):
-        return (node.kind, *map(shape, node.args))
-    return node
+def shape(node: Any, bound: tuple = ()) -> Any:
+    """Return a hashable form of ``node`` without its place in the text or the names of the
+    variables it binds: equal for forms that compute the same (``(filter L 'C ...)`` and
+    ``(filter L 'T ...)`` with 'T for 'C)."""
+    if not isinstance(node, Node):
+        return node
+    if node.kind == "var" and node.args[0] in bound:
+        return ("bound", bound[::-1].index(node.args[0]))  # the innermost binding of the name
+    if node.kind == "filter":  # (filter SOURCE 'V TEST)
+        source, var, test = node.args
+        return ("filter", shape(source, bound), shape(test, (*bound, var)))
+    if node.kind == "agg":  # (QUANT COLLECTION 'V BODY)
+        quant, coll, var, body = node.args
+        return ("agg", quant, shape(coll, bound), shape(body, (*bound, var)))
+    return (node.kind, *(shape(arg, bound) for arg in node.args))
 
 
 def memoized(fn: Fn) -> Fn:

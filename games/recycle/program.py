@@ -58,6 +58,9 @@ class Program(Actions):
         self.stages[0] = ("root", None, [self._item(n, {}) for n in bodies], root)
         direction, expression = scoring.args
         self.lowest_wins = direction == "min"
+        self.order_unique = len(set(self.order)) == len(
+            self.order
+        )  # no two cards share a place in card order
         self.scoring = self.number(expression, {})
 
     # Declarations and setup --------------------------------------------------

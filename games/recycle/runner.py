@@ -15,7 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from games.cards import CARD_INDEX
-from games.recycle.actions import CLOCK_EVERY, check_time
+from games.recycle.bounds import CLOCK_EVERY, check_time
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.program import Program
 from games.recycle.state import RecycleState, owner_label
@@ -60,48 +60,49 @@ def run(prog: Program, st: RecycleState) -> None:
         frame = frames[-1]
         ident, index = frame
         kind, end, items, node = stages[ident]
-        st.steps += 1
-        if st.steps > limit:
-            raise RecycleRuntimeError(
-                f"more than {limit} steps without a player's choice: does this stage ever end?",
-                node.line,
-                node.column,
-            )
-        if not st.steps & CLOCK_EVERY:
-            check_time(st, node)
-        if index == -1:
-            if end(st, {}):
-                frames.pop()
-                (st.tcycles if kind == "team" else st.cycles).pop()
+        while True:  # the steps of this stage, until it ends or enters another
+            st.steps += 1
+            if st.steps > limit:
+                raise RecycleRuntimeError(
+                    f"more than {limit} steps without a player's choice: does this stage ever end?",
+                    node.line,
+                    node.column,
+                )
+            if not st.steps & CLOCK_EVERY:
+                check_time(st, node)
+            if index == -1:
+                if end(st, {}):
+                    frames.pop()
+                    (st.tcycles if kind == "team" else st.cycles).pop()
+                    break
+                index = frame[1] = 0
+            if index >= len(items):
+                if ident == 0:
+                    frames.pop()
+                    break
+                cycle = st.tcycles[-1] if kind == "team" else st.cycles[-1]
+                if cycle[1] >= 0:
+                    cycle[0], cycle[1] = cycle[1], -1
+                else:
+                    cycle[0] = (cycle[0] + 1) % (len(prog.teams) if kind == "team" else st.players)
+                index = frame[1] = -1
                 continue
-            index = frame[1] = 0
-        if index >= len(items):
-            if ident == 0:
-                frames.pop()
+            what, payload = items[index]
+            index = frame[1] = index + 1
+            if what == "do":
+                payload(st, {})
+            elif what == "stage":
+                if stages[payload][0] == "team":
+                    st.tcycles.append([st.tcycles[-1][0], -1])
+                else:
+                    st.cycles.append([st.cycles[-1][0], -1])
+                frames.append([payload, -1])
                 break
-            cycle = st.tcycles[-1] if kind == "team" else st.cycles[-1]
-            size = len(prog.teams) if kind == "team" else st.players
-            if cycle[1] >= 0:
-                cycle[0], cycle[1] = cycle[1], -1
             else:
-                cycle[0] = (cycle[0] + 1) % size
-            frame[1] = -1
-            continue
-        what, payload = items[index]
-        frame[1] = index + 1
-        if what == "do":
-            payload(st, {})
-        elif what == "stage":
-            if stages[payload][0] == "team":
-                st.tcycles.append([st.tcycles[-1][0], -1])
-            else:
-                st.cycles.append([st.cycles[-1][0], -1])
-            frames.append([payload, -1])
-        else:
-            found = build_options(prog, st, payload)
-            if found[0]:  # a choice with no option is passed over
-                st.choice, st.cache = payload, found
-                return
+                found = build_options(prog, st, payload)
+                if found[0]:  # a choice with no option is passed over
+                    st.choice, st.cache = payload, found
+                    return
     st.over, st.choice, st.cache = True, None, None
 
 
@@ -188,6 +189,22 @@ class _Played:
         return len(self.offered)
 
 
+class _HeldPlayed:
+    """The actions of a choice's card plays from one location, each made only when its card is chosen."""
+
+    __slots__ = ("act", "cards", "key", "var")
+
+    def __init__(self, key: tuple, cards: list[int], act_var: tuple) -> None:
+        self.key, self.cards = key, cards  # the location, and its cards offered in card order
+        self.act, self.var = act_var
+
+    def __getitem__(self, index: int) -> list:
+        return [(self.act, {self.var: (self.key, self.cards[index])})]
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
 def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[list[dict], _Played] | None:
     """Return a choice's moves when every part offers cards (an ``any`` over cards, guarded or not).
 
@@ -195,7 +212,27 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
     card, in card order. ``None`` when a card is offered twice (then the general
     way makes ``choice`` moves). ``plan`` is ``choices.plays_plan``'s.
     """
-    offers, parts = plan
+    offers, parts, helds = plan
+    if helds is not None and prog.order_unique:
+        one = None
+        for i, held in enumerate(helds):
+            key, cards = held(st, env)
+            if cards:
+                if one is not None:
+                    break  # several parts offer cards: the general way below
+                one = i, key, cards
+        else:
+            if one is None:
+                return _NONE
+            i, key, cards = one
+            if len(cards) > 1:
+                if len(set(cards)) != len(cards):  # a card offered twice
+                    return None
+                cards = sorted(cards, key=prog.order.__getitem__)
+            else:
+                cards = [cards[0]]
+            label = prog.play_label
+            return [label[c] for c in cards], _HeldPlayed(key, cards, parts[i])
     order = prog.order
     offered = None
     for i, cards in enumerate(offers):
@@ -208,7 +245,7 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
             else:
                 offered = [(order[item[1]], item, i) for item in found]
     if offered is None:
-        return [], []
+        return _NONE
     if len(offered) > 1:
         if len({o[0] for o in offered}) != len(offered):
             return None
