@@ -76,11 +76,13 @@ class Actions(Moves):
         limit = self.p.max_steps
 
         def run(st, env):
+            inner = dict(env)  # one binding at a time: no action keeps its env
             for item in list(items(st, env)):
                 st.steps += 1
                 if st.steps > limit or not st.steps & CLOCK_EVERY:
                     check_step(st, node, limit)
-                body(st, {**env, var: item})
+                inner[var] = item
+                body(st, inner)
 
         return run
 
@@ -93,10 +95,18 @@ class Actions(Moves):
         made = [getattr(entry, "fixed", None) for entry in entries]
         dynamic = [(i, entry) for i, entry in enumerate(entries) if made[i] is None]
 
+        last: list = [tuple(made)]
+
         def put(st, env):
+            changed = False
             for i, entry in dynamic:
-                made[i] = entry(st, env)
-            st.points[name] = tuple(made)
+                now = entry(st, env)
+                if now is not made[i]:
+                    made[i], changed = now, True
+            if changed:
+                last[0] = tuple(made)
+            # The same map is the same tuple: Program.score_table finds its table by identity.
+            st.points[name] = last[0]
 
         return put
 
@@ -135,6 +145,21 @@ class Actions(Moves):
 
             same.fixed = entry
             return same
+
+        if known and len(dynamic) == 1:  # one value read in play (the led suit): one entry per value
+            ((attr, value),) = dynamic
+            per_value: dict = {}
+
+            def made_for(st, env):
+                v = value(st, env)
+                entry = per_value.get(v)
+                if entry is None:
+                    if len(per_value) > 64:
+                        per_value.clear()
+                    entry = per_value[v] = ((*fixed, (attr, frozenset((v,)))), fixed_points or 0)
+                return entry
+
+            return made_for
 
         def made(st, env):
             conds = fixed + [(attr, frozenset((value(st, env),))) for attr, value in dynamic]

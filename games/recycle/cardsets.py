@@ -68,6 +68,8 @@ class CardSets(Filters):
             return self.var(node, scope)
         if k == "union":
             parts = [self.cards(x, scope) for x in a]
+            if len(parts) == 1:  # (union C): C itself
+                return parts[0]
             return lambda st, env: [c for part in parts for c in part(st, env)]
         if k in ("intersect", "disjunction", "sort", "top_n", "bottom_n", "run", "top", "bottom", "nth"):
             return self.combined(node, scope)

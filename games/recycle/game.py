@@ -61,9 +61,14 @@ class RecycleGame(Game):
 
     def check_move(self, state: RecycleState, seat: int, move: Move) -> None:
         """Accept a legal move at once (the checked path of every played move); else the usual errors."""
-        current = not state.over and type(seat) is int and seat == state.cycles[-1][0]
-        if current and move in runner.options_of(self.program, state)[0]:
-            return
+        if not state.over and type(seat) is int and seat == state.cycles[-1][0]:
+            labels = runner.options_of(self.program, state)[0]
+            try:
+                state.picked = (labels, labels.index(move))  # advance finds the move here at once
+            except ValueError:
+                pass
+            else:
+                return
         super().check_move(state, seat, move)
 
     def why_illegal(self, state: RecycleState, seat: int, move: Move) -> str:

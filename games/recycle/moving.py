@@ -49,6 +49,10 @@ class Moves(Choices):
             fused.source, fused.ends = source, ends  # for (repeat all ...), and moving many at once
             return fused
 
+        fast = None if keep else self._move_bound_card(node, scope, source)
+        if fast is not None:
+            return fast
+
         def move(st, env):
             found = source(st, env)
             if found is None:
@@ -75,6 +79,47 @@ class Moves(Choices):
                     pile.append(card)
             else:
                 place(st, to, where, card)
+
+        move.source = source  # for (repeat all ...)
+        return move
+
+    def _move_bound_card(self, node: Node, scope: dict[str, str], source: Fn) -> Fn | None:
+        """``(move 'C (top ((current player) KIND NAME)))``, ``'C`` a bound card (a play): the
+        general move in one closure, the variable and the key read in place."""
+        card_node, to_node = node.args
+        loc = to_node.args[-1]
+        if not (
+            card_node.kind == "var"
+            and card_node.args[0] in scope
+            and to_node.kind == "top"
+            and loc.kind == "owned_location"
+            and isinstance(loc.args[2], str)
+            and loc.args[0].kind == "player"
+            and loc.args[0].args[0] == "current"
+        ):
+            return None
+        var, (_, kind, name) = card_node.args[0], loc.args
+
+        def move(st, env):
+            found = env.get(var)
+            if found is None:
+                return
+            key, card = found
+            cards = st.locs.get(key)
+            if not cards:
+                return
+            if cards[-1] == card:
+                cards.pop()
+            elif card in cards:
+                cards.remove(card)
+            else:
+                return
+            to = (st.cycles[-1][0], kind, name)
+            pile = st.locs.get(to)
+            if pile is None:
+                st.locs[to] = [card]
+            else:
+                pile.append(card)
 
         move.source = source  # for (repeat all ...)
         return move

@@ -44,6 +44,7 @@ class Program(Actions):
         self.stages: dict[int, tuple] = {}
         self.choices: dict[int, tuple] = {}
         self._score_tables: dict[tuple, list[int]] = {}
+        self._tables_by_id: dict[int, tuple[tuple, list[int]]] = {}  # id -> (map, table), map kept alive
         self.player_count = 0  # set by the setup
         self.teams: list[list[int]] = []
         self.team_of: list[int] = []
@@ -188,6 +189,9 @@ class Program(Actions):
         entries = st.points.get(mapname)
         if not entries:
             return self._zeros
+        seen = self._tables_by_id.get(id(entries))  # the map put last is usually the same tuple
+        if seen is not None and seen[0] is entries:
+            return seen[1]
         table = self._score_tables.get(entries)
         if table is None:
             if len(self._score_tables) > 256:
@@ -197,6 +201,9 @@ class Program(Actions):
                 for attrs in self.card_attrs
             ]
             self._score_tables[entries] = table
+        if len(self._tables_by_id) > 256:
+            self._tables_by_id.clear()
+        self._tables_by_id[id(entries)] = (entries, table)
         return table
 
     def scores(self, st: Any) -> list[int]:

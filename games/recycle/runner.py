@@ -29,7 +29,7 @@ def start(prog: Program, players: int, options: dict[str, Any], seed: int) -> Re
     st.cycles, st.tcycles, st.frames = [[0, -1]], [[0, -1]], [[0, 0]]
     st.choice, st.shuffles, st.moves, st.steps = None, 0, 0, 0
     st.began = None
-    st.over, st.error, st.last, st.cache = False, None, None, None
+    st.over, st.error, st.last, st.cache, st.picked = False, None, None, None, None
     guarded(prog, st, _setup_and_run)
     st.dealt = deal_record(prog, st)
     return st
@@ -269,10 +269,14 @@ def options_of(prog: Program, st: RecycleState) -> tuple[list[dict], list[list]]
 def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
     """Make ``move`` (one of the options) and play on to the next choice."""
     labels, actions = options_of(prog, st)
-    try:
-        index = labels.index(move)
-    except ValueError:  # pragma: no cover - the contract's checks come first
-        raise RecycleRuntimeError(f"{move} is not a legal move now") from None
+    picked = st.picked
+    if picked is not None and picked[0] is labels and ((m := labels[picked[1]]) is move or m == move):
+        index = picked[1]  # found by check_move, the contract's check of this move
+    else:
+        try:
+            index = labels.index(move)
+        except ValueError:  # pragma: no cover - the contract's checks come first
+            raise RecycleRuntimeError(f"{move} is not a legal move now") from None
     try:
         st.steps, st.began = 0, None
         st.choice, st.cache = None, None
