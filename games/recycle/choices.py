@@ -100,12 +100,12 @@ class Choices(CardSets):
                     held = getattr(items, "held", None)
                     if once:
                         per_leaf.cards = lambda st, env: items(st, env) if test(st, env) else []
-                        if held is not None:
-                            per_leaf.held = lambda st, env: held(st, env) if test(st, env) else NO_HELD
+                        if held is not None:  # (its tests, its (key, cards)) for plays_of
+                            per_leaf.held_parts = ((test,), held)
                     else:
                         per_leaf.cards = items
                         if held is not None:
-                            per_leaf.held = held
+                            per_leaf.held_parts = ((), held)
                     per_leaf.act_var = (act, var)
                 return per_leaf
             body = self.options(body_node, inner, top=True)
@@ -194,13 +194,10 @@ def _guarded(tests: list[Fn], body: Options, offers: bool) -> Options:
     guarded = _when(tests, body, [])
     if cards is not None:
         guarded.cards, guarded.act_var = _when(tests, cards, []), body.act_var
-        held = getattr(body, "held", None)
-        if held is not None:
-            guarded.held = _when(tests, held, NO_HELD)
+        held = getattr(body, "held_parts", None)
+        if held is not None:  # the guard's tests first, then the body's
+            guarded.held_parts = ((*tests, *held[0]), held[1])
     return guarded
-
-
-NO_HELD: tuple = (None, ())  # a part's (key, cards) when it offers none
 
 
 def _when(tests: list[Fn], body: Fn, otherwise: Any) -> Fn:
@@ -228,10 +225,10 @@ def _pairs(held: Fn) -> Fn:
 
 def plays_plan(parts: list[Options]) -> tuple[tuple[Fn, ...], tuple, tuple | None] | None:
     """Return, for a choice whose every part offers cards, each part's cards, its ``(action,
-    variable)`` and, when every part reads one location, each part's ``(key, cards)``
-    (``runner.plays_of`` lists the moves from them); else ``None``."""
+    variable)`` and, when every part reads one location, each part's tests and ``(key,
+    cards)`` (``runner.plays_of`` lists the moves from them); else ``None``."""
     offers = [getattr(part, "cards", None) for part in parts]
     if None in offers:
         return None
-    held = [getattr(part, "held", None) for part in parts]
+    held = [getattr(part, "held_parts", None) for part in parts]
     return tuple(offers), tuple(part.act_var for part in parts), None if None in held else tuple(held)

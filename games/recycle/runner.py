@@ -29,7 +29,7 @@ def start(prog: Program, players: int, options: dict[str, Any], seed: int) -> Re
     st.cycles, st.tcycles, st.frames = [[0, -1]], [[0, -1]], [[0, 0]]
     st.choice, st.shuffles, st.moves, st.steps = None, 0, 0, 0
     st.began = None
-    st.over, st.error, st.last, st.cache, st.picked = False, None, None, None, None
+    st.over, st.error, st.last, st.cache = False, None, None, None
     guarded(prog, st, _setup_and_run)
     st.dealt = deal_record(prog, st)
     return st
@@ -215,12 +215,16 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
     offers, parts, helds = plan
     if helds is not None and prog.order_unique:
         one = None
-        for i, held in enumerate(helds):
-            key, cards = held(st, env)
-            if cards:
-                if one is not None:
-                    break  # several parts offer cards: the general way below
-                one = i, key, cards
+        for i, (tests, held) in enumerate(helds):
+            for test in tests:
+                if not test(st, env):
+                    break
+            else:
+                key, cards = held(st, env)
+                if cards:
+                    if one is not None:
+                        break  # several parts offer cards: the general way below
+                    one = i, key, cards
         else:
             if one is None:
                 return _NONE
@@ -231,8 +235,7 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
                 cards = sorted(cards, key=prog.order.__getitem__)
             else:
                 cards = [cards[0]]
-            label = prog.play_label
-            return [label[c] for c in cards], _HeldPlayed(key, cards, parts[i])
+            return list(map(prog.play_label.__getitem__, cards)), _HeldPlayed(key, cards, parts[i])
     order = prog.order
     offered = None
     for i, cards in enumerate(offers):
@@ -268,15 +271,17 @@ def options_of(prog: Program, st: RecycleState) -> tuple[list[dict], list[list]]
 
 def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
     """Make ``move`` (one of the options) and play on to the next choice."""
-    labels, actions = options_of(prog, st)
-    picked = st.picked
-    if picked is not None and picked[0] is labels and ((m := labels[picked[1]]) is move or m == move):
-        index = picked[1]  # found by check_move, the contract's check of this move
-    else:
-        try:
-            index = labels.index(move)
-        except ValueError:  # pragma: no cover - the contract's checks come first
-            raise RecycleRuntimeError(f"{move} is not a legal move now") from None
+    labels = options_of(prog, st)[0]
+    try:
+        index = labels.index(move)
+    except ValueError:  # pragma: no cover - the contract's checks come first
+        raise RecycleRuntimeError(f"{move} is not a legal move now") from None
+    make(prog, st, seat, index)
+
+
+def make(prog: Program, st: RecycleState, seat: int, index: int) -> None:
+    """Make the pending choice's option ``index`` and play on to the next choice."""
+    labels, actions = st.cache or options_of(prog, st)
     try:
         st.steps, st.began = 0, None
         st.choice, st.cache = None, None

@@ -65,7 +65,6 @@ class RecycleState:
         "last",
         "dealt",
         "cache",
-        "picked",
     )
 
     players: int
@@ -88,7 +87,6 @@ class RecycleState:
     last: dict | None
     dealt: dict | None  # the first deal as laid out, for the log
     cache: Any  # the pending choice's options (not saved; rebuilt on demand)
-    picked: tuple | None  # (the cached moves, index) of the move check_move last found there
 
     def copy(self) -> RecycleState:
         """Return an independent copy (the options cache is not shared)."""
@@ -112,7 +110,7 @@ class RecycleState:
         other.error = self.error
         other.last = self.last
         other.dealt = self.dealt
-        other.cache = other.picked = None
+        other.cache = None
         return other
 
 
@@ -174,5 +172,5 @@ def state_from_json(data: dict[str, Any]) -> RecycleState:
     state.error = data["error"]
     state.last = data["last"]
     state.dealt = data["dealt"]
-    state.cache = state.picked = None
+    state.cache = None
     return state
