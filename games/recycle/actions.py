@@ -74,6 +74,10 @@ class Actions(Moves):
         items = self.collection(coll, scope)
         body = self.action(body_node, {**scope, var: self.item_kind(coll, scope)})
         limit = self.p.max_steps
+        if coll.kind == "all_players" and getattr(body, "ends", None) is not None:
+            every = _every_seat_moves(node, body, limit)
+            if every is not None:
+                return every
 
         def run(st, env):
             inner = dict(env)  # one binding at a time: no action keeps its env
@@ -218,6 +222,40 @@ class Actions(Moves):
 
     def _create_teams(self, node: Node, scope: dict[str, str]) -> Fn:
         raise node.error("teams are made once, in the setup")
+
+
+def _every_seat_moves(node: Node, body: Fn, limit: int) -> Fn | None:
+    """``(all player 'P (move (top ('P KIND NAME)) (top B)))`` (the trick gathered): ``each``
+    and its fused move (``fast.move_top``) in one closure, each seat's key made in place."""
+    _, _, var, body_node = node.args
+    source = body_node.args[0].args[-1]
+    owner = source.args[0]
+    if source.kind != "owned_location" or owner.kind != "var" or owner.args[0] != var:
+        return None
+    _, kind, name = source.args
+    dest = body.ends[1]
+
+    def every_seat(st, env):
+        inner = dict(env)
+        locs = st.locs
+        for seat in range(st.players):
+            st.steps += 1
+            if st.steps > limit or not st.steps & CLOCK_EVERY:
+                check_step(st, node, limit)
+            cards = locs.get((seat, kind, name))
+            if not cards:
+                continue
+            card = cards.pop()
+            inner[var] = seat
+            to = dest(st, inner)
+            if to[0] is not None:
+                pile = locs.get(to)
+                if pile is None:
+                    locs[to] = [card]
+                else:
+                    pile.append(card)
+
+    return every_seat
 
 
 __all__ = ["Actions"]

@@ -59,9 +59,9 @@ class Program(Actions):
         self.stages[0] = ("root", None, [self._item(n, {}) for n in bodies], root)
         direction, expression = scoring.args
         self.lowest_wins = direction == "min"
-        self.order_unique = len(set(self.order)) == len(
-            self.order
-        )  # no two cards share a place in card order
+        # No two cards share a place in card order (then plays are sorted by it alone).
+        self.order_unique = len(set(self.order)) == len(self.order)
+        self.hand_order = [CARD_INDEX.get(name, 99) for name in self.names]  # for the deal's record
         self.scoring = self.number(expression, {})
 
     # Declarations and setup --------------------------------------------------

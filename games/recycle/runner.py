@@ -14,7 +14,6 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from games.cards import CARD_INDEX
 from games.recycle.bounds import CLOCK_EVERY, check_time
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.program import Program
@@ -314,16 +313,17 @@ def deal_record(prog: Program, st: RecycleState) -> dict:
     game's hidden cards, top first; ``pool``: the game's face-up cards.
     """
     name = prog.names.__getitem__
-    hands: list[list[str]] = [[] for _ in range(st.players)]
+    held: list[list[int]] = [[] for _ in range(st.players)]
     stock: list[str] = []
     pool: list[str] = []
     for (owner, kind, _), cards in st.locs.items():
         if kind == "iloc" and 0 <= owner < st.players:
-            hands[owner].extend(map(name, cards))
+            held[owner].extend(cards)
         elif kind == "iloc" and owner_label(owner) == "game":
             stock.extend(map(name, reversed(cards)))
         elif kind == "vloc" and owner_label(owner) == "game":
             pool.extend(map(name, reversed(cards)))
-    for hand in hands:
-        hand.sort(key=lambda name: CARD_INDEX.get(name, 99))
+    # In the project's card order by name (a name it does not know last), ties as they lie.
+    key = prog.hand_order.__getitem__
+    hands = [list(map(name, sorted(cards, key=key))) for cards in held]
     return {"dealer": 0, "hands": hands, "stock": stock, "pool": pool, "crib": []}
