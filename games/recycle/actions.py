@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.recycle.bounds import CLOCK_EVERY, check_step
-from games.recycle.fast import Fn, clamp
+from games.recycle.fast import Fn, clamp, uses
 from games.recycle.kinds import ACTION, BOOL, CARD, INT, LOC, PLAYER, STR, TEAM
 from games.recycle.moving import Moves
 from games.recycle.syntax import Node
@@ -234,10 +234,13 @@ def _every_seat_moves(node: Node, body: Fn, limit: int) -> Fn | None:
         return None
     _, kind, name = source.args
     dest = body.ends[1]
+    # A destination that does not name the seat is the same for every seat (moves do not change it).
+    same = not uses(body_node.args[1], var)
 
     def every_seat(st, env):
         inner = dict(env)
         locs = st.locs
+        to = None
         for seat in range(st.players):
             st.steps += 1
             if st.steps > limit or not st.steps & CLOCK_EVERY:
@@ -246,8 +249,9 @@ def _every_seat_moves(node: Node, body: Fn, limit: int) -> Fn | None:
             if not cards:
                 continue
             card = cards.pop()
-            inner[var] = seat
-            to = dest(st, inner)
+            if to is None or not same:
+                inner[var] = seat
+                to = dest(st, inner)
             if to[0] is not None:
                 pile = locs.get(to)
                 if pile is None:

@@ -60,11 +60,13 @@ class Choices(CardSets):
             cond = a[0]
             if cond.kind == "logic" and cond.args[0] == "and" and len(cond.args) in (3, 4):
                 # (and P Q) or (and P Q R), the usual guards of a part, without a call for the and.
-                tests = [self.built_once(self.truth, x, scope) for x in cond.args[1:]]
+                conds = cond.args[1:]
             else:
-                tests = [self.built_once(self.truth, cond, scope)]
+                conds = (cond,)
+            tests = [self.built_once(self.truth, x, scope) for x in conds]
             # A guard that draws is evaluated once per build: build_options may not try plays_of first.
-            return _guarded(tests, self.options(a[1], scope, top=True), offers=not draws(cond))
+            body = self.options(a[1], scope, top=True)
+            return _guarded(tests, body, [shape(x) for x in conds], offers=not draws(cond))
         if k == "agg" and a[0] == "any" and a[3].kind in ACTION_FORMS:
             _, coll, var, body_node = a
             items = self.built_once(self.collection, coll, scope)
@@ -101,7 +103,7 @@ class Choices(CardSets):
                     if once:
                         per_leaf.cards = lambda st, env: items(st, env) if test(st, env) else []
                         if held is not None:  # (its tests, its (key, cards)) for plays_of
-                            per_leaf.held_parts = ((test,), held)
+                            per_leaf.held_parts = (((shape(body_node.args[0]), test),), held)
                     else:
                         per_leaf.cards = items
                         if held is not None:
@@ -185,7 +187,7 @@ class Choices(CardSets):
         return None, None
 
 
-def _guarded(tests: list[Fn], body: Options, offers: bool) -> Options:
+def _guarded(tests: list[Fn], body: Options, shapes: list, offers: bool) -> Options:
     """Return the options of ``body`` when every test holds, else none (one closure for 1 to 3 tests).
 
     When ``body`` offers cards (``cards``, ``act_var``) and ``offers``, so does the guarded part.
@@ -196,7 +198,7 @@ def _guarded(tests: list[Fn], body: Options, offers: bool) -> Options:
         guarded.cards, guarded.act_var = _when(tests, cards, []), body.act_var
         held = getattr(body, "held_parts", None)
         if held is not None:  # the guard's tests first, then the body's
-            guarded.held_parts = ((*tests, *held[0]), held[1])
+            guarded.held_parts = ((*zip(shapes, tests, strict=True), *held[0]), held[1])
     return guarded
 
 
@@ -223,12 +225,20 @@ def _pairs(held: Fn) -> Fn:
     return pairs
 
 
-def plays_plan(parts: list[Options]) -> tuple[tuple[Fn, ...], tuple, tuple | None] | None:
+def plays_plan(parts: list[Options]) -> tuple[tuple[Fn, ...], tuple, tuple | None, int] | None:
     """Return, for a choice whose every part offers cards, each part's cards, its ``(action,
-    variable)`` and, when every part reads one location, each part's tests and ``(key,
-    cards)`` (``runner.plays_of`` lists the moves from them); else ``None``."""
+    variable)`` and, when every part reads one location, each part's tests (numbered, equal
+    forms one number) and ``(key, cards)``, and how many tests (``runner.plays_of`` lists the
+    moves from them); else ``None``."""
     offers = [getattr(part, "cards", None) for part in parts]
     if None in offers:
         return None
     held = [getattr(part, "held_parts", None) for part in parts]
-    return tuple(offers), tuple(part.act_var for part in parts), None if None in held else tuple(held)
+    if None in held:
+        return tuple(offers), tuple(part.act_var for part in parts), None, 0
+    # Tests of the same form (parts guarded alike) are one test, made at most once a build.
+    ids: dict = {}
+    helds = tuple(
+        (tuple((ids.setdefault(form, len(ids)), test) for form, test in tests), body) for tests, body in held
+    )
+    return tuple(offers), tuple(part.act_var for part in parts), helds, len(ids)

@@ -211,12 +211,16 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
     card, in card order. ``None`` when a card is offered twice (then the general
     way makes ``choice`` moves). ``plan`` is ``choices.plays_plan``'s.
     """
-    offers, parts, helds = plan
+    offers, parts, helds, count = plan
     if helds is not None and prog.order_unique:
         one = None
+        known = [None] * count  # each test's truth, once made (expressions have no side effects)
         for i, (tests, held) in enumerate(helds):
-            for test in tests:
-                if not test(st, env):
+            for j, test in tests:
+                holds = known[j]
+                if holds is None:
+                    holds = known[j] = test(st, env)
+                if not holds:
                     break
             else:
                 key, cards = held(st, env)
