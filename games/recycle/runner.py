@@ -288,8 +288,11 @@ def make(prog: Program, st: RecycleState, seat: int, index: int) -> None:
     try:
         st.steps, st.began = 0, None
         st.choice, st.cache = None, None
-        for act, env in actions[index]:
-            act(st, env)
+        if type(actions) is _HeldPlayed:  # a card played from a location: its one action
+            actions.act(st, {actions.var: (actions.key, actions.cards[index])})
+        else:
+            for act, env in actions[index]:
+                act(st, env)
         st.moves += 1
         st.last = {"seat": seat, "move": labels[index]}
         run(prog, st)
