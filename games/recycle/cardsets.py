@@ -60,6 +60,8 @@ class CardSets(Filters):
                     return k, st.locs.get(k, ())
 
             at.key = key  # for filters that read the location themselves
+            if current and isinstance(node.args[2], str):
+                at.current = node.args[1:]  # (KIND, NAME) of the current player's location
             if not draws(node):  # (key, its cards): one reading for the plays and sizes (fast.held)
                 at.held = held
             return at

@@ -165,6 +165,7 @@ def attribute_at_end(table: list, key: Fn, index: int) -> Fn:
             cards = st.locs.get(fixed)
             return table[cards[index]] if cards else None
 
+        fixed_end.fixed_at = (table, fixed, index)  # read in place by filters (filters.py)
         return fixed_end
 
     def end(st, env):

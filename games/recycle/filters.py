@@ -61,7 +61,7 @@ class Filters(Groups):
                 return k, [c for c in st.locs.get(k, ()) if table[c] != v]
 
             if hasattr(cards, "held") and not draws(other):
-                kept_at.held = held
+                kept_at.held = _held_in_hand(cards, side, table, equal, (known, value)) or held
             return kept_at
 
         def kept(st, env):
@@ -109,3 +109,37 @@ class Filters(Groups):
             return out
 
         return kept
+
+
+def _held_in_hand(cards: Fn, side: Fn, table: list, equal: bool, constant: tuple) -> Fn | None:
+    """``(filter ((current player) KIND NAME) 'V (==|!= (cardatt A 'V) X))``, ``X`` a constant
+    or ``(cardatt B (top|bottom (game KIND NAME)))`` (following the led suit), as ``(key,
+    cards)``, the hand's key and ``X`` read in place."""
+    current, end = getattr(cards, "current", None), getattr(side, "fixed_at", None)
+    if current is None:
+        return None
+    kind, name = current
+    if end is None:
+        known, v = constant
+        if not known:
+            return None
+
+        def held_by_constant(st, env):
+            k = (st.cycles[-1][0], kind, name)
+            if equal:
+                return k, [c for c in st.locs.get(k, ()) if table[c] == v]
+            return k, [c for c in st.locs.get(k, ()) if table[c] != v]
+
+        return held_by_constant
+    side_table, fixed, index = end
+
+    def held(st, env):
+        locs = st.locs
+        led = locs.get(fixed)
+        v = side_table[led[index]] if led else None
+        k = (st.cycles[-1][0], kind, name)
+        if equal:
+            return k, [c for c in locs.get(k, ()) if table[c] == v]
+        return k, [c for c in locs.get(k, ()) if table[c] != v]
+
+    return held
