@@ -297,9 +297,14 @@ class CardSets(Filters):
             # (all player 'P ('P KIND NAME)): every seat's location, read in one closure.
             _, kind, name = body.args
 
+            keys: dict[int, tuple] = {}  # players -> each seat's key, made once
+
             def every_seat(st, env):
+                seats = keys.get(st.players)
+                if seats is None:
+                    seats = keys[st.players] = tuple((p, kind, name) for p in range(st.players))
                 get = st.locs.get
-                return [(k, c) for p in range(st.players) for k in ((p, kind, name),) for c in get(k, ())]
+                return [(k, c) for k in seats for c in get(k, ())]
 
             return every_seat
 

@@ -7,6 +7,9 @@ side once per filter, not once per card.
 
 from __future__ import annotations
 
+import operator
+from itertools import compress, repeat
+
 from games.recycle.fast import Fn, draws, uses
 from games.recycle.groups import Groups
 from games.recycle.kinds import CARD, INT, NOTHING, STR
@@ -119,6 +122,8 @@ def _held_in_hand(cards: Fn, side: Fn, table: list, equal: bool, constant: tuple
     if current is None:
         return None
     kind, name = current
+    # The kept cards in one pass of C: each card's value, compared with X.
+    test, value_of = operator.eq if equal else operator.ne, table.__getitem__
     if end is None:
         known, v = constant
         if not known:
@@ -126,9 +131,8 @@ def _held_in_hand(cards: Fn, side: Fn, table: list, equal: bool, constant: tuple
 
         def held_by_constant(st, env):
             k = (st.cycles[-1][0], kind, name)
-            if equal:
-                return k, [c for c in st.locs.get(k, ()) if table[c] == v]
-            return k, [c for c in st.locs.get(k, ()) if table[c] != v]
+            cards = st.locs.get(k, ())
+            return k, list(compress(cards, map(test, map(value_of, cards), repeat(v))))
 
         return held_by_constant
     side_table, fixed, index = end
@@ -138,8 +142,7 @@ def _held_in_hand(cards: Fn, side: Fn, table: list, equal: bool, constant: tuple
         led = locs.get(fixed)
         v = side_table[led[index]] if led else None
         k = (st.cycles[-1][0], kind, name)
-        if equal:
-            return k, [c for c in locs.get(k, ()) if table[c] == v]
-        return k, [c for c in locs.get(k, ()) if table[c] != v]
+        cards = locs.get(k, ())
+        return k, list(compress(cards, map(test, map(value_of, cards), repeat(v))))
 
     return held

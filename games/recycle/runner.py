@@ -59,16 +59,12 @@ def run(prog: Program, st: RecycleState) -> None:
         frame = frames[-1]
         ident, index = frame
         kind, end, items, node = stages[ident]
+        steps = st.steps  # counted here, written back before anything else counts
         while True:  # the steps of this stage, until it ends or enters another
-            st.steps += 1
-            if st.steps > limit:
-                raise RecycleRuntimeError(
-                    f"more than {limit} steps without a player's choice: does this stage ever end?",
-                    node.line,
-                    node.column,
-                )
-            if not st.steps & CLOCK_EVERY:
-                check_time(st, node)
+            steps += 1
+            if steps > limit or not steps & CLOCK_EVERY:
+                st.steps = steps
+                _stage_bounds(st, node, limit)
             if index == -1:
                 if end(st, {}):
                     frames.pop()
@@ -89,7 +85,9 @@ def run(prog: Program, st: RecycleState) -> None:
             what, payload = items[index]
             index = frame[1] = index + 1
             if what == "do":
+                st.steps = steps
                 payload(st, {})
+                steps = st.steps
             elif what == "stage":
                 if stages[payload][0] == "team":
                     st.tcycles.append([st.tcycles[-1][0], -1])
@@ -100,9 +98,22 @@ def run(prog: Program, st: RecycleState) -> None:
             else:
                 found = build_options(prog, st, payload)
                 if found[0]:  # a choice with no option is passed over
+                    st.steps = steps
                     st.choice, st.cache = payload, found
                     return
+        st.steps = steps
     st.over, st.choice, st.cache = True, None, None
+
+
+def _stage_bounds(st: RecycleState, node: Any, limit: int) -> None:
+    if st.steps > limit:
+        raise RecycleRuntimeError(
+            f"more than {limit} steps without a player's choice: does this stage ever end?",
+            node.line,
+            node.column,
+        )
+    if not st.steps & CLOCK_EVERY:
+        check_time(st, node)
 
 
 def _render(prog: Program, item: Any) -> Any:
