@@ -241,10 +241,16 @@ def _every_seat_moves(node: Node, body: Fn, limit: int) -> Fn | None:
         inner = dict(env)
         locs = st.locs
         to = None
+        # The seats' steps counted at once, unless one of them is checked (the bound, the clock).
+        first, last = st.steps, st.steps + st.players
+        counted = last > limit or last | CLOCK_EVERY != first | CLOCK_EVERY
+        if not counted:
+            st.steps = last
         for seat in range(st.players):
-            st.steps += 1
-            if st.steps > limit or not st.steps & CLOCK_EVERY:
-                check_step(st, node, limit)
+            if counted:
+                st.steps += 1
+                if st.steps > limit or not st.steps & CLOCK_EVERY:
+                    check_step(st, node, limit)
             cards = locs.get((seat, kind, name))
             if not cards:
                 continue
