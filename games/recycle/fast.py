@@ -11,7 +11,6 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Callable
-from itertools import repeat
 from typing import Any
 
 from games.recycle.syntax import Node
@@ -124,14 +123,16 @@ def every_player(want_all: bool, op: str, storage: bool, rest: tuple, k: int) ->
         return check_stored
     kind, name = rest
     keys: dict[int, tuple] = {}  # players -> each seat's key, made once
-    quantifier = all if want_all else any
 
     def check_sizes(st, env):
-        # all/any over lazy maps: stops at the first seat that decides, as a loop would.
         seats = keys.get(st.players)
         if seats is None:
             seats = keys[st.players] = tuple((p, kind, name) for p in range(st.players))
-        return quantifier(map(test, map(len, map(st.locs.get, seats, repeat(()))), repeat(k)))
+        get = st.locs.get
+        for key in seats:
+            if test(len(get(key, ())), k) != want_all:
+                return not want_all
+        return want_all
 
     return check_sizes
 

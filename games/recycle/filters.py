@@ -7,9 +7,6 @@ side once per filter, not once per card.
 
 from __future__ import annotations
 
-import operator
-from itertools import compress, repeat
-
 from games.recycle.fast import Fn, draws, uses
 from games.recycle.groups import Groups
 from games.recycle.kinds import CARD, INT, NOTHING, STR
@@ -122,8 +119,6 @@ def _held_in_hand(cards: Fn, side: Fn, table: list, equal: bool, constant: tuple
     if current is None:
         return None
     kind, name = current
-    # The kept cards in one pass of C: each card's value, compared with X.
-    test, value_of = operator.eq if equal else operator.ne, table.__getitem__
     if end is None:
         known, v = constant
         if not known:
@@ -131,8 +126,9 @@ def _held_in_hand(cards: Fn, side: Fn, table: list, equal: bool, constant: tuple
 
         def held_by_constant(st, env):
             k = (st.cycles[-1][0], kind, name)
-            cards = st.locs.get(k, ())
-            return k, list(compress(cards, map(test, map(value_of, cards), repeat(v))))
+            if equal:
+                return k, [c for c in st.locs.get(k, ()) if table[c] == v]
+            return k, [c for c in st.locs.get(k, ()) if table[c] != v]
 
         return held_by_constant
     side_table, fixed, index = end
@@ -142,7 +138,8 @@ def _held_in_hand(cards: Fn, side: Fn, table: list, equal: bool, constant: tuple
         led = locs.get(fixed)
         v = side_table[led[index]] if led else None
         k = (st.cycles[-1][0], kind, name)
-        cards = locs.get(k, ())
-        return k, list(compress(cards, map(test, map(value_of, cards), repeat(v))))
+        if equal:
+            return k, [c for c in locs.get(k, ()) if table[c] == v]
+        return k, [c for c in locs.get(k, ()) if table[c] != v]
 
     return held

@@ -249,7 +249,8 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
                 cards = sorted(cards, key=prog.order.__getitem__)
             else:
                 cards = [cards[0]]
-            return list(map(prog.play_label.__getitem__, cards)), _HeldPlayed(key, cards, parts[i])
+            label = prog.play_label
+            return [label[c] for c in cards], _HeldPlayed(key, cards, parts[i])
     order = prog.order
     offered = None
     for i, cards in enumerate(offers):
