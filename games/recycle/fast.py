@@ -124,12 +124,25 @@ def every_player(want_all: bool, op: str, storage: bool, rest: tuple, k: int) ->
     kind, name = rest
     keys: dict[int, tuple] = {}  # players -> each seat's key, made once
 
+    def seats_of(players: int) -> tuple:
+        seats = keys[players] = tuple((p, kind, name) for p in range(players))
+        return seats
+
+    if op in ("==", ">"):  # the usual ends (every hand empty, every seat has played), compared inline
+        equal = op == "=="
+
+        def check_inline(st, env):
+            get = st.locs.get
+            for key in keys.get(st.players) or seats_of(st.players):
+                if ((len(get(key, ())) == k) if equal else (len(get(key, ())) > k)) != want_all:
+                    return not want_all
+            return want_all
+
+        return check_inline
+
     def check_sizes(st, env):
-        seats = keys.get(st.players)
-        if seats is None:
-            seats = keys[st.players] = tuple((p, kind, name) for p in range(st.players))
         get = st.locs.get
-        for key in seats:
+        for key in keys.get(st.players) or seats_of(st.players):
             if test(len(get(key, ())), k) != want_all:
                 return not want_all
         return want_all
