@@ -66,7 +66,7 @@ def run(prog: Program, st: RecycleState) -> None:
                 st.steps = steps
                 _stage_bounds(st, node, limit)
             if index == -1:
-                if end(st, {}):
+                if end(st, _NO_VARIABLES):
                     frames.pop()
                     (st.tcycles if kind == "team" else st.cycles).pop()
                     break
@@ -103,6 +103,9 @@ def run(prog: Program, st: RecycleState) -> None:
                     return
         st.steps = steps
     st.over, st.choice, st.cache = True, None, None
+
+
+_NO_VARIABLES: dict = {}  # a stage's end is a condition: it reads its env, never changes it
 
 
 def _stage_bounds(st: RecycleState, node: Any, limit: int) -> None:
@@ -199,23 +202,7 @@ class _Played:
         return len(self.offered)
 
 
-class _HeldPlayed:
-    """The actions of a choice's card plays from one location, each made only when its card is chosen."""
-
-    __slots__ = ("act", "cards", "key", "var")
-
-    def __init__(self, key: tuple, cards: list[int], act_var: tuple) -> None:
-        self.key, self.cards = key, cards  # the location, and its cards offered in card order
-        self.act, self.var = act_var
-
-    def __getitem__(self, index: int) -> list:
-        return [(self.act, {self.var: (self.key, self.cards[index])})]
-
-    def __len__(self) -> int:
-        return len(self.cards)
-
-
-def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[list[dict], _Played] | None:
+def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[list[dict], Any] | None:
     """Return a choice's moves when every part offers cards (an ``any`` over cards, guarded or not).
 
     The same moves as ``build_options``' general way: one ``{"play": CARD}`` per
@@ -250,7 +237,9 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
             else:
                 cards = [cards[0]]
             label = prog.play_label
-            return [label[c] for c in cards], _HeldPlayed(key, cards, parts[i])
+            # The actions: (the location, its cards offered in card order, (action, variable)),
+            # a card's action made only when it is played (make).
+            return [label[c] for c in cards], (key, cards, parts[i])
     order = prog.order
     offered = None
     for i, cards in enumerate(offers):
@@ -300,8 +289,9 @@ def make(prog: Program, st: RecycleState, seat: int, index: int) -> None:
     try:
         st.steps, st.began = 0, None
         st.choice, st.cache = None, None
-        if type(actions) is _HeldPlayed:  # a card played from a location: its one action
-            actions.act(st, {actions.var: (actions.key, actions.cards[index])})
+        if type(actions) is tuple:  # a card played from a location (plays_of): its one action
+            key, cards, (act, var) = actions
+            act(st, {var: (key, cards[index])})
         else:
             for act, env in actions[index]:
                 act(st, env)
