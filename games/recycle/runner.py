@@ -86,7 +86,7 @@ def run(prog: Program, st: RecycleState) -> None:
             index = frame[1] = index + 1
             if what == "do":
                 st.steps = steps
-                payload(st, {})
+                payload(st, _NO_VARIABLES)
                 steps = st.steps
             elif what == "stage":
                 if stages[payload][0] == "team":
@@ -105,7 +105,7 @@ def run(prog: Program, st: RecycleState) -> None:
     st.over, st.choice, st.cache = True, None, None
 
 
-_NO_VARIABLES: dict = {}  # a stage's end is a condition: it reads its env, never changes it
+_NO_VARIABLES: dict = {}  # conditions and actions read their env, never change it (they copy it)
 
 
 def _stage_bounds(st: RecycleState, node: Any, limit: int) -> None:
