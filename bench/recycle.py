@@ -19,12 +19,16 @@ clock. The games' lengths differ (each side deals its own cards from a seed), so
 per game the figure compares whole games, and per move it is printed too.
 ``--once hearts:RECYCLE`` (or ``agram:hand-written``...) plays one round of one
 side untimed, to count its instructions under ``valgrind --tool=callgrind``,
-which the machine's load does not change.
+which the machine's load does not change: it first plays as many games of other
+seeds (so the round meets warm caches, the interpreter's point tables), then the
+round inside ``functools.reduce``, so that ``--toggle-collect=functools_reduce``
+counts the round alone (docs/performance.md, "The RECYCLE interpreter").
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 import time
@@ -133,8 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--once",
         metavar="GAME:SIDE",
-        help="play one round of one side (hand-written or RECYCLE), untimed, and stop: "
-        "for counting instructions, e.g. under valgrind --tool=callgrind",
+        help="play one round of one side (hand-written or RECYCLE), untimed, after a warm-up round, and "
+        "stop: for counting instructions (valgrind --tool=callgrind --toggle-collect=functools_reduce)",
     )
     args = parser.parse_args(argv)
     if args.once:
@@ -143,7 +147,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--once takes hearts or agram, a colon, and hand-written or RECYCLE")
         game, options = sides(game_id)[side]
         games = PAIRS[game_id] if args.games is None else args.games
-        print(f"{args.once}: {play_games(game, options, range(args.seed, args.seed + games))} moves")
+        play_games(game, options, range(args.seed + 10_000, args.seed + 10_000 + games))  # the warm-up
+        seeds = range(args.seed, args.seed + games)
+        moves = functools.reduce(lambda _, __: play_games(game, options, seeds), [None], 0)
+        print(f"{args.once}: {moves} moves")
         return 0
     rounds = args.rounds or (2 if args.quick else 5)
     chosen = args.only.split(",") if args.only else list(PAIRS)

@@ -8,18 +8,15 @@ not depend on the card once per filter, not once per card.
 from __future__ import annotations
 
 from games.recycle.errors import RecycleRuntimeError
-from games.recycle.fast import Fn, end_card, every_player, uses
-from games.recycle.groups import Groups
+from games.recycle.fast import Fn, draws, end_card, every_player
+from games.recycle.filters import Filters
 from games.recycle.kinds import (
     CARD,
     CARDS,
     CARDSETS,
-    INT,
     INTS,
     LOC,
-    NOTHING,
     PLAYERS,
-    STR,
     STRS,
     TEAM,
     TEAMS,
@@ -27,14 +24,17 @@ from games.recycle.kinds import (
 from games.recycle.syntax import Node
 
 MAX_RANGE = 10_000
+SHARED = frozenset({"filter", "union", "agg"})  # collections worth computing once per choice build
 
 
-class CardSets(Groups):
+class CardSets(Filters):
     """Cards, card collections, and collections to go through (players, teams, names)."""
 
     def cards(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile a card collection to a function returning a list of cards ``(key, card)``."""
         kind = self.expect(node, scope, LOC, CARDS)
+        if self.memo is not None and scope is self.memo[0] and node.kind in SHARED:
+            return self.shared(node, scope)
         if kind == LOC:
             key = self.location(node, scope)
             owner = node.args[0] if node.kind == "owned_location" else None
@@ -45,19 +45,33 @@ class CardSets(Groups):
                 def at(st, env):  # the current player's location (a hand), its key made here
                     k = (st.cycles[-1][0], loc_kind, name)
                     return [(k, c) for c in st.locs.get(k, ())]
+
+                def held(st, env):
+                    k = (st.cycles[-1][0], loc_kind, name)
+                    return k, st.locs.get(k, ())
             else:
 
                 def at(st, env):
                     k = key(st, env)
                     return [(k, c) for c in st.locs.get(k, ())]
 
+                def held(st, env):
+                    k = key(st, env)
+                    return k, st.locs.get(k, ())
+
             at.key = key  # for filters that read the location themselves
+            if current and isinstance(node.args[2], str):
+                at.current = node.args[1:]  # (KIND, NAME) of the current player's location
+            if not draws(node):  # (key, its cards): one reading for the plays and sizes (fast.held)
+                at.held = held
             return at
         k, a = node.kind, node.args
         if k == "var":
             return self.var(node, scope)
         if k == "union":
             parts = [self.cards(x, scope) for x in a]
+            if len(parts) == 1:  # (union C): C itself
+                return parts[0]
             return lambda st, env: [c for part in parts for c in part(st, env)]
         if k in ("intersect", "disjunction", "sort", "top_n", "bottom_n", "run", "top", "bottom", "nth"):
             return self.combined(node, scope)
@@ -141,91 +155,6 @@ class CardSets(Groups):
             return lambda st, env: [each(st, {**env, var: item}) for item in items(st, env)]
         parts = [self.cards(x, scope) for x in args]
         return lambda st, env: [part(st, env) for part in parts]
-
-    def _filter_by_attribute(self, cards: Fn, test: Node, var: str, scope: dict[str, str]) -> Fn | None:
-        """For ``(==|!= (cardatt ATTR 'V) X)``, ``X`` not using ``'V``: one table lookup per card.
-
-        ``X`` is computed once per filter (expressions have no side effects);
-        other tests return ``None`` and are compiled the general way.
-        """
-        if test.kind != "compare" or test.args[0] not in ("==", "!="):
-            return None
-        op, left, right = test.args
-        inner = {**scope, var: CARD}
-        for mine, other in ((left, right), (right, left)):
-            card_node = mine.args[1] if mine.kind == "cardatt" else None
-            if (
-                card_node is not None
-                and mine.args[0].kind == "name"
-                and card_node.kind == "var"
-                and card_node.args[0] == var
-                and not uses(other, var)
-                and self.kind(other, inner) in (STR, NOTHING)
-            ):
-                break
-        else:
-            return None
-        table = self.p.attribute_table(mine.args[0].args[0])
-        known, value = self.constant(other)
-        side = (lambda st, env: value) if known else self.string(other, inner)
-        equal = op == "=="
-        where = getattr(cards, "key", None)
-        if where is not None:  # a location: its cards are made only for those kept
-
-            def kept_at(st, env):
-                v = side(st, env)
-                k = where(st, env)
-                if equal:
-                    return [(k, c) for c in st.locs.get(k, ()) if table[c] == v]
-                return [(k, c) for c in st.locs.get(k, ()) if table[c] != v]
-
-            return kept_at
-
-        def kept(st, env):
-            k = side(st, env)
-            if equal:
-                return [c for c in cards(st, env) if table[c[1]] == k]
-            return [c for c in cards(st, env) if table[c[1]] != k]
-
-        return kept
-
-    def _hoist(self, test: Node, var: str, scope: dict[str, str]) -> tuple[Fn, Fn] | None:
-        """For ``(OP X Y)`` where one side does not use ``var``: compute that side once per filter.
-
-        Expressions have no side effects, so the value is the same for every card.
-        Returns ``(side, check)``: ``side`` is evaluated once; ``check`` reads it as ``%side``.
-        """
-        if test.kind != "compare":
-            return None
-        _, left, right = test.args
-        for index, side in ((2, right), (1, left)):
-            if uses(side, var) or self.constant(side)[0] or side.kind == "var":
-                continue
-            kind = self.kind(side, scope)
-            if kind not in (STR, INT):
-                continue
-            value = self.string(side, scope) if kind == STR else self.number(side, scope)
-            args = list(test.args)
-            args[index] = Node("var", ("%side",), side.line, side.column)
-            check = self.truth(
-                Node("compare", tuple(args), test.line, test.column), {**scope, var: CARD, "%side": kind}
-            )
-            return value, check
-        return None
-
-    @staticmethod
-    def _filter_hoisted(cards: Fn, var: str, value: Fn, check: Fn) -> Fn:
-        def kept(st, env):
-            inner = dict(env)
-            inner["%side"] = value(st, env)
-            out = []
-            for c in cards(st, env):
-                inner[var] = c
-                if check(st, inner):
-                    out.append(c)
-            return out
-
-        return kept
 
     def card(self, node: Node, scope: dict[str, str]) -> Fn:
         """Compile one card: ``(top X)``, ``(bottom X)``, ``(N X)``, ``(max X using 'M)``, a variable."""
@@ -368,9 +297,14 @@ class CardSets(Groups):
             # (all player 'P ('P KIND NAME)): every seat's location, read in one closure.
             _, kind, name = body.args
 
+            keys: dict[int, tuple] = {}  # players -> each seat's key, made once
+
             def every_seat(st, env):
+                seats = keys.get(st.players)
+                if seats is None:
+                    seats = keys[st.players] = tuple((p, kind, name) for p in range(st.players))
                 get = st.locs.get
-                return [(k, c) for p in range(st.players) for k in ((p, kind, name),) for c in get(k, ())]
+                return [(k, c) for k in seats for c in get(k, ())]
 
             return every_seat
 

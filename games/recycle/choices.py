@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.recycle.cardsets import CardSets
-from games.recycle.fast import Fn, draws, uses
+from games.recycle.fast import Fn, draws, memoized, shape, uses
 from games.recycle.kinds import CARD
 from games.recycle.syntax import Node
 
@@ -60,14 +60,16 @@ class Choices(CardSets):
             cond = a[0]
             if cond.kind == "logic" and cond.args[0] == "and" and len(cond.args) in (3, 4):
                 # (and P Q) or (and P Q R), the usual guards of a part, without a call for the and.
-                tests = [self.truth(x, scope) for x in cond.args[1:]]
+                conds = cond.args[1:]
             else:
-                tests = [self.truth(cond, scope)]
+                conds = (cond,)
+            tests = [self.built_once(self.truth, x, scope) for x in conds]
             # A guard that draws is evaluated once per build: build_options may not try plays_of first.
-            return _guarded(tests, self.options(a[1], scope, top=True), offers=not draws(cond))
+            body = self.options(a[1], scope, top=True)
+            return _guarded(tests, body, [shape(x) for x in conds], offers=not draws(cond))
         if k == "agg" and a[0] == "any" and a[3].kind in ACTION_FORMS:
             _, coll, var, body_node = a
-            items = self.collection(coll, scope)
+            items = self.built_once(self.collection, coll, scope)
             inner = {**scope, var: self.item_kind(coll, scope)}
             leaf = self._leaf(body_node, inner)
             if leaf is not None:  # the usual case, made without the general machinery
@@ -97,10 +99,15 @@ class Choices(CardSets):
 
                 if inner[var] == CARD and (once or test is None):
                     # The cards offered, for build_options' plays (see plays_of).
+                    held = getattr(items, "held", None)
                     if once:
                         per_leaf.cards = lambda st, env: items(st, env) if test(st, env) else []
+                        if held is not None:  # (its tests, its (key, cards)) for plays_of
+                            per_leaf.held_parts = (((shape(body_node.args[0]), test),), held)
                     else:
                         per_leaf.cards = items
+                        if held is not None:
+                            per_leaf.held_parts = ((), held)
                     per_leaf.act_var = (act, var)
                 return per_leaf
             body = self.options(body_node, inner, top=True)
@@ -134,6 +141,35 @@ class Choices(CardSets):
         act = self.action(node, scope)
         return lambda st, env: [((), [(act, env)])]
 
+    def built_once(self, compile_: Callable[[Node, dict], Fn], node: Node, scope: dict[str, str]) -> Fn:
+        """Compile a guard or collection read while the choice is built, sharing its collections
+        (filters, unions) with the choice's other parts that read the same (see ``shared``)."""
+        saved = self.memo
+        self.memo = (scope, self.shared_table)
+        try:
+            return compile_(node, scope)
+        finally:
+            self.memo = saved
+
+    def shared(self, node: Node, scope: dict[str, str]) -> Fn:
+        """Return the choice's one closure for the collection ``node`` (``cards`` calls it while
+        ``memo`` is set): made once per build, unless it draws (each reading draws)."""
+        _, table = self.memo
+        key = shape(node)
+        found = table.get(key)
+        if found is None:
+            saved, self.memo = self.memo, None
+            try:
+                found = self.cards(node, scope)
+            finally:
+                self.memo = saved
+            if not draws(node):
+                held = getattr(found, "held", None)
+                # With a (key, cards) reading, that is the one kept; the pairs are made from it.
+                found = memoized(found) if held is None else _pairs(memoized(held))
+            table[key] = found
+        return found
+
     def _leaf(self, node: Node, scope: dict[str, str]) -> tuple[Fn | None, Fn] | None:
         """Return ``(guard or None, action)`` when ``node`` offers one option (or none), else ``None``."""
         if node.kind == "guarded" and not self.branches(node.args[1]):
@@ -151,37 +187,58 @@ class Choices(CardSets):
         return None, None
 
 
-def _guarded(tests: list[Fn], body: Options, offers: bool) -> Options:
+def _guarded(tests: list[Fn], body: Options, shapes: list, offers: bool) -> Options:
     """Return the options of ``body`` when every test holds, else none (one closure for 1 to 3 tests).
 
     When ``body`` offers cards (``cards``, ``act_var``) and ``offers``, so does the guarded part.
     """
     cards = getattr(body, "cards", None) if offers else None
+    guarded = _when(tests, body, [])
+    if cards is not None:
+        guarded.cards, guarded.act_var = _when(tests, cards, []), body.act_var
+        held = getattr(body, "held_parts", None)
+        if held is not None:  # the guard's tests first, then the body's
+            guarded.held_parts = ((*zip(shapes, tests, strict=True), *held[0]), held[1])
+    return guarded
+
+
+def _when(tests: list[Fn], body: Fn, otherwise: Any) -> Fn:
+    """Return ``body``'s value when every test holds, else ``otherwise`` (one closure for 1 to 3 tests)."""
     if len(tests) == 3:
         p, q, r = tests
-
-        def guarded(st, env):
-            return body(st, env) if p(st, env) and q(st, env) and r(st, env) else []
-
-        def offered(st, env):
-            return cards(st, env) if p(st, env) and q(st, env) and r(st, env) else []
-    elif len(tests) == 2:
+        return lambda st, env: body(st, env) if p(st, env) and q(st, env) and r(st, env) else otherwise
+    if len(tests) == 2:
         p, q = tests
+        return lambda st, env: body(st, env) if p(st, env) and q(st, env) else otherwise
+    (p,) = tests
+    return lambda st, env: body(st, env) if p(st, env) else otherwise
 
-        def guarded(st, env):
-            return body(st, env) if p(st, env) and q(st, env) else []
 
-        def offered(st, env):
-            return cards(st, env) if p(st, env) and q(st, env) else []
-    else:
-        (p,) = tests
+def _pairs(held: Fn) -> Fn:
+    """Return the collection ``[(key, card)...]`` read from ``held``'s ``(key, cards)``."""
 
-        def guarded(st, env):
-            return body(st, env) if p(st, env) else []
+    def pairs(st, env):
+        k, cards = held(st, env)
+        return [(k, c) for c in cards]
 
-        def offered(st, env):
-            return cards(st, env) if p(st, env) else []
+    pairs.held = held
+    return pairs
 
-    if cards is not None:
-        guarded.cards, guarded.act_var = offered, body.act_var
-    return guarded
+
+def plays_plan(parts: list[Options]) -> tuple[tuple[Fn, ...], tuple, tuple | None, int] | None:
+    """Return, for a choice whose every part offers cards, each part's cards, its ``(action,
+    variable)`` and, when every part reads one location, each part's tests (numbered, equal
+    forms one number) and ``(key, cards)``, and how many tests (``runner.plays_of`` lists the
+    moves from them); else ``None``."""
+    offers = [getattr(part, "cards", None) for part in parts]
+    if None in offers:
+        return None
+    held = [getattr(part, "held_parts", None) for part in parts]
+    if None in held:
+        return tuple(offers), tuple(part.act_var for part in parts), None, 0
+    # Tests of the same form (parts guarded alike) are one test, made at most once a build.
+    ids: dict = {}
+    helds = tuple(
+        (tuple((ids.setdefault(form, len(ids)), test) for form, test in tests), body) for tests, body in held
+    )
+    return tuple(offers), tuple(part.act_var for part in parts), helds, len(ids)

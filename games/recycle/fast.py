@@ -100,6 +100,9 @@ def counted_compare(op: str, storage: bool, owner: str | int | tuple, rest: tupl
 def sized_compare(op: str, cards: Fn, k: int) -> Fn:
     """Return ``(OP (size CARDS) k)`` for a collection of cards (a filter, a union) in one closure."""
     test = OPERATOR[op]
+    held = getattr(cards, "held", None)
+    if held is not None:  # the cards of one location, counted without a pair per card
+        return lambda st, env: test(len(held(st, env)[1]), k)
     return lambda st, env: test(len(cards(st, env)), k)
 
 
@@ -119,11 +122,28 @@ def every_player(want_all: bool, op: str, storage: bool, rest: tuple, k: int) ->
 
         return check_stored
     kind, name = rest
+    keys: dict[int, tuple] = {}  # players -> each seat's key, made once
+
+    def seats_of(players: int) -> tuple:
+        seats = keys[players] = tuple((p, kind, name) for p in range(players))
+        return seats
+
+    if op in ("==", ">"):  # the usual ends (every hand empty, every seat has played), compared inline
+        equal = op == "=="
+
+        def check_inline(st, env):
+            get = st.locs.get
+            for key in keys.get(st.players) or seats_of(st.players):
+                if ((len(get(key, ())) == k) if equal else (len(get(key, ())) > k)) != want_all:
+                    return not want_all
+            return want_all
+
+        return check_inline
 
     def check_sizes(st, env):
-        locs = st.locs
-        for p in range(st.players):
-            if test(len(locs.get((p, kind, name), ())), k) != want_all:
+        get = st.locs.get
+        for key in keys.get(st.players) or seats_of(st.players):
+            if test(len(get(key, ())), k) != want_all:
                 return not want_all
         return want_all
 
@@ -162,6 +182,7 @@ def attribute_at_end(table: list, key: Fn, index: int) -> Fn:
             cards = st.locs.get(fixed)
             return table[cards[index]] if cards else None
 
+        fixed_end.fixed_at = (table, fixed, index)  # read in place by filters (filters.py)
         return fixed_end
 
     def end(st, env):
@@ -287,3 +308,38 @@ def fibonacci(n: int) -> int:
     for _ in range(min(max(n, 0), 60)):  # the 45th is past the clamp already
         a, b = b, a + b
     return clamp(a)
+
+
+def shape(node: Any, bound: tuple = ()) -> Any:
+    """Return a hashable form of ``node`` without its place in the text or the names of the
+    variables it binds: equal for forms that compute the same (``(filter L 'C ...)`` and
+    ``(filter L 'T ...)`` with 'T for 'C)."""
+    if not isinstance(node, Node):
+        return node
+    if node.kind == "var" and node.args[0] in bound:
+        return ("bound", bound[::-1].index(node.args[0]))  # the innermost binding of the name
+    if node.kind == "filter":  # (filter SOURCE 'V TEST)
+        source, var, test = node.args
+        return ("filter", shape(source, bound), shape(test, (*bound, var)))
+    if node.kind == "agg":  # (QUANT COLLECTION 'V BODY)
+        quant, coll, var, body = node.args
+        return ("agg", quant, shape(coll, bound), shape(body, (*bound, var)))
+    return (node.kind, *(shape(arg, bound) for arg in node.args))
+
+
+def memoized(fn: Fn) -> Fn:
+    """Return ``fn`` computed once per ``env`` object: a choice's build passes one fresh ``env``
+    to all its parts, and the state does not change while it builds, so a collection two parts
+    read (a guard's and an ``any``'s) is made once. One assignment keeps threads apart."""
+    last: tuple = (None, None)
+
+    def once(st: Any, env: dict) -> Any:
+        nonlocal last
+        seen, value = last
+        if seen is env:
+            return value
+        value = fn(st, env)
+        last = (env, value)
+        return value
+
+    return once

@@ -86,10 +86,24 @@ class RecycleGame(Game):
         """Return the moves of the pending choice when ``seat`` is to act."""
         if state.over or seat != state.cycles[-1][0]:
             return []
-        return runner.options_of(self.program, state)[0]
+        return (state.cache or runner.options_of(self.program, state))[0]
+
+    def apply(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
+        """Make a legal move of the seat to act at once (found among the options, it is checked);
+        anything else goes through the contract's checks and their errors."""
+        if not state.over and type(seat) is int and seat == state.cycles[-1][0]:
+            labels = (state.cache or runner.options_of(self.program, state))[0]
+            try:
+                index = labels.index(move)
+            except ValueError:
+                pass
+            else:
+                runner.make(self.program, state, seat, index)
+                return NO_EVENTS
+        return super().apply(state, seat, move)
 
     def check_move(self, state: RecycleState, seat: int, move: Move) -> None:
-        """Accept a legal move at once (the checked path of every played move); else the usual errors."""
+        """Accept a legal move at once; else the usual errors."""
         current = not state.over and type(seat) is int and seat == state.cycles[-1][0]
         if current and move in runner.options_of(self.program, state)[0]:
             return

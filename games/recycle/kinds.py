@@ -35,6 +35,10 @@ class Kinds:
 
     def __init__(self, program: Any) -> None:
         self.p = program
+        # While a choice's guards and collections compile: (the choice's scope, its shared
+        # collections by shape), so a collection met twice is computed once a build (Choices.shared).
+        self.memo: tuple[dict, dict] | None = None
+        self.shared_table: dict = {}
 
     def kind(self, node: Node, scope: dict[str, str]) -> str:
         """Return the kind of value ``node`` stands for."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from games.cards import CARD_INDEX
 from games.recycle.actions import Actions
+from games.recycle.choices import plays_plan
 from games.recycle.deck import card_name, combinations
 from games.recycle.errors import RecycleError
 from games.recycle.fast import Fn
@@ -43,6 +44,7 @@ class Program(Actions):
         self.stages: dict[int, tuple] = {}
         self.choices: dict[int, tuple] = {}
         self._score_tables: dict[tuple, list[int]] = {}
+        self._tables_by_id: dict[int, tuple[tuple, list[int]]] = {}  # id -> (map, table), map kept alive
         self.player_count = 0  # set by the setup
         self.teams: list[list[int]] = []
         self.team_of: list[int] = []
@@ -57,6 +59,9 @@ class Program(Actions):
         self.stages[0] = ("root", None, [self._item(n, {}) for n in bodies], root)
         direction, expression = scoring.args
         self.lowest_wins = direction == "min"
+        # No two cards share a place in card order (then plays are sorted by it alone).
+        self.order_unique = len(set(self.order)) == len(self.order)
+        self.hand_order = [CARD_INDEX.get(name, 99) for name in self.names]  # for the deal's record
         self.scoring = self.number(expression, {})
 
     # Declarations and setup --------------------------------------------------
@@ -167,8 +172,9 @@ class Program(Actions):
             return ("stage", ident)
         if node.kind == "choice":
             ident = len(self.stages) + len(self.choices) + 1
+            self.shared_table = {}  # this choice's collections read by several parts
             parts = [self.options(n, scope, top=True) for n in node.args]
-            self.choices[ident] = (parts, node)
+            self.choices[ident] = (parts, node, plays_plan(parts))
             return ("choice", ident)
         return ("do", self.action(node, scope))
 
@@ -183,6 +189,9 @@ class Program(Actions):
         entries = st.points.get(mapname)
         if not entries:
             return self._zeros
+        seen = self._tables_by_id.get(id(entries))  # the map put last is usually the same tuple
+        if seen is not None and seen[0] is entries:
+            return seen[1]
         table = self._score_tables.get(entries)
         if table is None:
             if len(self._score_tables) > 256:
@@ -192,6 +201,9 @@ class Program(Actions):
                 for attrs in self.card_attrs
             ]
             self._score_tables[entries] = table
+        if len(self._tables_by_id) > 256:
+            self._tables_by_id.clear()
+        self._tables_by_id[id(entries)] = (entries, table)
         return table
 
     def scores(self, st: Any) -> list[int]:

@@ -11,12 +11,10 @@ seat. The game ends when its own body is done.
 
 from __future__ import annotations
 
-import time
 from operator import itemgetter
 from typing import Any
 
-from games.cards import CARD_INDEX
-from games.recycle.actions import CLOCK_EVERY, check_time
+from games.recycle.bounds import CLOCK_EVERY, check_time
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.program import Program
 from games.recycle.state import RecycleState, fresh_shown, owner_label
@@ -29,7 +27,7 @@ def start(prog: Program, players: int, options: dict[str, Any], seed: int) -> Re
     st.locs, st.sto, st.strs, st.points = {}, {}, {}, {}
     st.cycles, st.tcycles, st.frames = [[0, -1]], [[0, -1]], [[0, 0]]
     st.choice, st.shuffles, st.moves, st.steps = None, 0, 0, 0
-    st.began = time.thread_time()
+    st.began = None
     st.over, st.error, st.last, st.cache = False, None, None, None
     st.shown = fresh_shown()
     guarded(prog, st, _setup_and_run)
@@ -62,49 +60,64 @@ def run(prog: Program, st: RecycleState) -> None:
         frame = frames[-1]
         ident, index = frame
         kind, end, items, node = stages[ident]
-        st.steps += 1
-        if st.steps > limit:
-            raise RecycleRuntimeError(
-                f"more than {limit} steps without a player's choice: does this stage ever end?",
-                node.line,
-                node.column,
-            )
-        if not st.steps & CLOCK_EVERY:
-            check_time(st, node)
-        if index == -1:
-            if end(st, {}):
-                frames.pop()
-                (st.tcycles if kind == "team" else st.cycles).pop()
+        steps = st.steps  # counted here, written back before anything else counts
+        while True:  # the steps of this stage, until it ends or enters another
+            steps += 1
+            if steps > limit or not steps & CLOCK_EVERY:
+                st.steps = steps
+                _stage_bounds(st, node, limit)
+            if index == -1:
+                if end(st, _NO_VARIABLES):
+                    frames.pop()
+                    (st.tcycles if kind == "team" else st.cycles).pop()
+                    break
+                index = frame[1] = 0
+            if index >= len(items):
+                if ident == 0:
+                    frames.pop()
+                    break
+                cycle = st.tcycles[-1] if kind == "team" else st.cycles[-1]
+                if cycle[1] >= 0:
+                    cycle[0], cycle[1] = cycle[1], -1
+                else:
+                    cycle[0] = (cycle[0] + 1) % (len(prog.teams) if kind == "team" else st.players)
+                index = frame[1] = -1
                 continue
-            index = frame[1] = 0
-        if index >= len(items):
-            if ident == 0:
-                frames.pop()
+            what, payload = items[index]
+            index = frame[1] = index + 1
+            if what == "do":
+                st.steps = steps
+                payload(st, _NO_VARIABLES)
+                steps = st.steps
+            elif what == "stage":
+                if stages[payload][0] == "team":
+                    st.tcycles.append([st.tcycles[-1][0], -1])
+                else:
+                    st.cycles.append([st.cycles[-1][0], -1])
+                frames.append([payload, -1])
                 break
-            cycle = st.tcycles[-1] if kind == "team" else st.cycles[-1]
-            size = len(prog.teams) if kind == "team" else st.players
-            if cycle[1] >= 0:
-                cycle[0], cycle[1] = cycle[1], -1
             else:
-                cycle[0] = (cycle[0] + 1) % size
-            frame[1] = -1
-            continue
-        what, payload = items[index]
-        frame[1] = index + 1
-        if what == "do":
-            payload(st, {})
-        elif what == "stage":
-            if stages[payload][0] == "team":
-                st.tcycles.append([st.tcycles[-1][0], -1])
-            else:
-                st.cycles.append([st.cycles[-1][0], -1])
-            frames.append([payload, -1])
-        else:
-            found = build_options(prog, st, payload)
-            if found[0]:  # a choice with no option is passed over
-                st.choice, st.cache = payload, found
-                return
+                found = build_options(prog, st, payload)
+                if found[0]:  # a choice with no option is passed over
+                    st.steps = steps
+                    st.choice, st.cache = payload, found
+                    return
+        st.steps = steps
     st.over, st.choice, st.cache = True, None, None
+
+
+_NO_VARIABLES: dict = {}  # conditions and actions read their env, never change it (they copy it)
+
+
+def _stage_bounds(st: RecycleState, node: Any, limit: int) -> None:
+    if st.steps > limit:
+        raise RecycleRuntimeError(
+            f"more than {limit} steps without a player's choice: does this stage ever end?",
+            node.line,
+            node.column,
+        )
+    if not st.steps & CLOCK_EVERY:
+        check_time(st, node)
 
 
 def _render(prog: Program, item: Any) -> Any:
@@ -125,14 +138,16 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
     item, ...]}``: the branch of the choice (0-based) and what each ``any``
     bound, in order.
     """
-    parts, _ = prog.choices[choice]
-    plays = plays_of(prog, st, parts)
-    if plays is not None:
-        return plays
+    parts, _, plan = prog.choices[choice]
+    env: dict = {}  # one per build: the parts share the collections they both read (fast.memoized)
+    if plan is not None:
+        plays = plays_of(prog, st, plan, env)
+        if plays is not None:
+            return plays
     found = []
     for branch, part in enumerate(parts):
         # An option that would do nothing is no option (CardStock drops it too).
-        options = [option for option in part(st, {}) if option[1]]
+        options = [option for option in part(st, env) if option[1]]
         if options:
             found.append((branch, options))
     if not found:
@@ -188,23 +203,63 @@ class _Played:
         return len(self.offered)
 
 
-def plays_of(prog: Program, st: RecycleState, parts: list) -> tuple[list[dict], _Played] | None:
+def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[list[dict], Any] | None:
     """Return a choice's moves when every part offers cards (an ``any`` over cards, guarded or not).
 
     The same moves as ``build_options``' general way: one ``{"play": CARD}`` per
-    card, in card order. ``None`` when a part is of another shape or a card is
-    offered twice (then the general way makes ``choice`` moves).
+    card, in card order. ``None`` when a card is offered twice (then the general
+    way makes ``choice`` moves). ``plan`` is ``choices.plays_plan``'s.
     """
-    offers = [getattr(part, "cards", None) for part in parts]
-    if None in offers:
-        return None
+    offers, parts, helds, count = plan
+    if helds is not None and prog.order_unique:
+        one = None
+        known = [None] * count  # each test's truth, once made (expressions have no side effects)
+        for i, (tests, held) in enumerate(helds):
+            for j, test in tests:
+                holds = known[j]
+                if holds is None:
+                    holds = known[j] = test(st, env)
+                if not holds:
+                    break
+            else:
+                key, cards = held(st, env)
+                if cards:
+                    if one is not None:
+                        break  # several parts offer cards: the general way below
+                    one = i, key, cards
+        else:
+            if one is None:
+                return _NONE
+            i, key, cards = one
+            if len(cards) > 1:
+                if len(set(cards)) != len(cards):  # a card offered twice
+                    return None
+                cards = sorted(cards, key=prog.order.__getitem__)
+            else:
+                cards = [cards[0]]
+            label = prog.play_label
+            # The actions: (the location, its cards offered in card order, (action, variable)),
+            # a card's action made only when it is played (make).
+            return [label[c] for c in cards], (key, cards, parts[i])
     order = prog.order
-    offered = [(order[item[1]], item, i) for i, cards in enumerate(offers) for item in cards(st, {})]
-    if len({o[0] for o in offered}) != len(offered):
-        return None
-    offered.sort(key=_FIRST)
+    offered = None
+    for i, cards in enumerate(offers):
+        found = cards(st, env)
+        if found:
+            if offered is not None:
+                offered.extend([(order[item[1]], item, i) for item in found])
+            elif len(found) == 1:
+                offered = [(order[found[0][1]], found[0], i)]
+            else:
+                offered = [(order[item[1]], item, i) for item in found]
+    if offered is None:
+        return _NONE
+    if len(offered) > 1:
+        if len({o[0] for o in offered}) != len(offered):
+            return None
+        offered.sort(key=_FIRST)
     label = prog.play_label
-    return [label[o[1][1]] for o in offered], _Played(offered, [part.act_var for part in parts])
+    return [label[o[1][1]] for o in offered], _Played(offered, parts)
 
 
 _NONE: tuple[list, list] = ([], [])
@@ -221,16 +276,26 @@ def options_of(prog: Program, st: RecycleState) -> tuple[list[dict], list[list]]
 
 def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
     """Make ``move`` (one of the options) and play on to the next choice."""
-    labels, actions = options_of(prog, st)
+    labels = options_of(prog, st)[0]
     try:
         index = labels.index(move)
     except ValueError:  # pragma: no cover - the contract's checks come first
         raise RecycleRuntimeError(f"{move} is not a legal move now") from None
+    make(prog, st, seat, index)
+
+
+def make(prog: Program, st: RecycleState, seat: int, index: int) -> None:
+    """Make the pending choice's option ``index`` and play on to the next choice."""
+    labels, actions = st.cache or options_of(prog, st)
     try:
-        st.steps, st.began = 0, time.thread_time()
+        st.steps, st.began = 0, None
         st.choice, st.cache = None, None
-        for act, env in actions[index]:
-            act(st, env)
+        if type(actions) is tuple:  # a card played from a location (plays_of): its one action
+            key, cards, (act, var) = actions
+            act(st, {var: (key, cards[index])})
+        else:
+            for act, env in actions[index]:
+                act(st, env)
         st.moves += 1
         st.last = {"seat": seat, "move": labels[index]}
         run(prog, st)
@@ -258,16 +323,17 @@ def deal_record(prog: Program, st: RecycleState) -> dict:
     game's hidden cards, top first; ``pool``: the game's face-up cards.
     """
     name = prog.names.__getitem__
-    hands: list[list[str]] = [[] for _ in range(st.players)]
+    held: list[list[int]] = [[] for _ in range(st.players)]
     stock: list[str] = []
     pool: list[str] = []
     for (owner, kind, _), cards in st.locs.items():
         if kind == "iloc" and 0 <= owner < st.players:
-            hands[owner].extend(map(name, cards))
+            held[owner].extend(cards)
         elif kind == "iloc" and owner_label(owner) == "game":
             stock.extend(map(name, reversed(cards)))
         elif kind == "vloc" and owner_label(owner) == "game":
             pool.extend(map(name, reversed(cards)))
-    for hand in hands:
-        hand.sort(key=lambda name: CARD_INDEX.get(name, 99))
+    # In the project's card order by name (a name it does not know last), ties as they lie.
+    key = prog.hand_order.__getitem__
+    hands = [list(map(name, sorted(cards, key=key))) for cards in held]
     return {"dealer": 0, "hands": hands, "stock": stock, "pool": pool, "crib": []}

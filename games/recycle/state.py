@@ -87,7 +87,7 @@ class RecycleState:
     shuffles: int
     moves: int
     steps: int
-    began: float  # this thread's CPU time when the move being made began (bounds one move's time)
+    began: float | None  # this thread's CPU time at the move's first clock reading (bounds its time)
     over: bool
     error: str | None
     last: dict | None
@@ -178,7 +178,7 @@ def state_from_json(data: dict[str, Any]) -> RecycleState:
     state.shuffles = data["shuffles"]
     state.moves = data["moves"]
     state.steps = 0
-    state.began = 0.0
+    state.began = None
     state.over = data["over"]
     state.error = data["error"]
     state.last = data["last"]

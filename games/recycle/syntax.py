@@ -9,6 +9,7 @@ deeper than ``MAX_DEPTH`` (the compiler and interpreter recurse on it).
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -53,9 +54,11 @@ def _parser() -> Lark:
 def _token_value(token: Token) -> object:
     if token.type == "INT":
         return int(token)
+    # Interned: the same name is one object everywhere, so the location keys and variables
+    # made in play compare by identity.
     if token.type == "VAR":
-        return str(token)[1:].lstrip()
-    return str(token)
+        return sys.intern(str(token)[1:].lstrip())
+    return sys.intern(str(token))
 
 
 @v_args(meta=True)
@@ -92,7 +95,7 @@ class _Build(Transformer):
         return Node("var", (_token_value(children[0]),), children[0].line, children[0].column)
 
     def name(self, meta, children):
-        return Node("name", (str(children[0]),), children[0].line, children[0].column)
+        return Node("name", (sys.intern(str(children[0])),), children[0].line, children[0].column)
 
     def number(self, meta, children):
         return Node("number", (int(children[0]),), children[0].line, children[0].column)

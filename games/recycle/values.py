@@ -137,6 +137,14 @@ class Values(Kinds):
 
             return one
         cards = self.cards(what, scope)
+        held = getattr(cards, "held", None)
+        if held is not None:  # one location's cards: summed without a pair per card
+
+            def held_total(st, env):
+                table = tables(st, mapname(st, env))
+                return sum(map(table.__getitem__, held(st, env)[1]))
+
+            return held_total
 
         def total(st, env):
             table = tables(st, mapname(st, env))

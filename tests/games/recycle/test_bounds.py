@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from games.recycle import RecycleRuntimeError, actions, groups, loads
+from games.recycle import RecycleRuntimeError, bounds, groups, loads
 from games.recycle.syntax import MAX_CHARS, MAX_DEPTH
 
 HEAD = """(game
@@ -32,7 +32,7 @@ def test_a_description_the_size_of_a_generated_one_reads() -> None:
 
 def test_one_slow_move_is_stopped_with_its_form(monkeypatch: pytest.MonkeyPatch) -> None:
     # Few steps, each costly: every subset of 14 cards, 9,000 times.
-    monkeypatch.setattr(actions, "MAX_SECONDS", 0.5)
+    monkeypatch.setattr(bounds, "MAX_SECONDS", 0.5)
     text = (
         HEAD + " (do ((repeat 14 (move (top (game iloc STOCK)) (top (game vloc PILE))))))\n"
         " (do ((all (range 1..9000) 'I\n"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.recycle import RecycleRuntimeError, actions, loads
+from games.recycle import RecycleRuntimeError, bounds, loads
 from games.recycle.state import GAME
 
 HEAD = """(game
@@ -84,7 +84,7 @@ def test_a_filter_whose_side_draws_draws_for_every_card() -> None:
 def test_the_clock_is_read_in_repeated_moves_and_in_every_turn_of_a_loop(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(actions, "MAX_SECONDS", -1.0)  # any reading of the clock stops the game
+    monkeypatch.setattr(bounds, "MAX_SECONDS", -1.0)  # any reading of the clock stops the game
     moves = loads(
         HEAD + " (do ((repeat 100 (move (top (game vloc A)) (top (game vloc B))))))\n (scoring max 0))"
     )
