@@ -88,20 +88,6 @@ class RecycleGame(Game):
             return []
         return (state.cache or runner.options_of(self.program, state))[0]
 
-    def apply(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
-        """Make a legal move of the seat to act at once (found among the options, it is checked);
-        anything else goes through the contract's checks and their errors."""
-        if not state.over and type(seat) is int and seat == state.cycles[-1][0]:
-            labels = (state.cache or runner.options_of(self.program, state))[0]
-            try:
-                index = labels.index(move)
-            except ValueError:
-                pass
-            else:
-                runner.make(self.program, state, seat, index)
-                return NO_EVENTS
-        return super().apply(state, seat, move)
-
     def check_move(self, state: RecycleState, seat: int, move: Move) -> None:
         """Accept a legal move at once; else the usual errors."""
         current = not state.over and type(seat) is int and seat == state.cycles[-1][0]
@@ -118,11 +104,23 @@ class RecycleGame(Game):
     def apply(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
         """Check and make a move, and keep what the table shows of it (``table.after_move``).
 
+        A legal move of the seat to act is found among the pending options and made
+        at once; anything else goes through the contract's checks and their errors.
         Every move a table, a replay or a log plays comes this way; the searches
         call ``advance`` alone and skip that record.
         """
-        self.check_move(state, seat, move)
         before = table.positions(state)
+        if not state.over and type(seat) is int and seat == state.cycles[-1][0]:
+            labels = (state.cache or runner.options_of(self.program, state))[0]
+            try:
+                index = labels.index(move)
+            except ValueError:
+                pass
+            else:
+                runner.make(self.program, state, seat, index)
+                table.after_move(self.program, state, seat, move, before)
+                return NO_EVENTS
+        self.check_move(state, seat, move)
         events = self.advance(state, seat, move)
         table.after_move(self.program, state, seat, move, before)
         return events

@@ -18,7 +18,7 @@ from games.recycle.syntax import Node
 
 def branch_words(prog: Program) -> dict[int, list[str | None]]:
     """Return, per choice of ``prog``, a word for each branch (``None`` where its items label it)."""
-    return {ident: [_word(branch) for branch in node.args] for ident, (_, node) in prog.choices.items()}
+    return {ident: [_word(branch) for branch in node.args] for ident, (_, node, _) in prog.choices.items()}
 
 
 def _word(branch: Node) -> str | None:
