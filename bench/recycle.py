@@ -5,11 +5,14 @@ For each pair it plays the same seeds in both: the project's description
 (``games/recycle/library/hearts.rcy``, ``agram.rcy``) run by the interpreter, and
 the hand-written module (``games.hearts``, ``games.agram``) under the preset
 ``cardstock`` that the descriptions follow (4 players; Hearts to 100 points,
-Agram one deal). Two figures, each a ratio RECYCLE time / hand-written time:
+Agram one deal). Three figures, each a ratio RECYCLE time / hand-written time:
 
-- random play of whole games through the game contract, as a player at a table
-  or the design statistics drive it: ``new``, then ``to_act``, ``legal_moves``,
-  a uniform pick, the checked ``apply`` and ``is_over`` until the end;
+- random play of whole games as the design statistics, the bots' searches and
+  the reviews drive it: ``new``, then ``to_act``, ``legal_moves``, a uniform
+  pick, ``advance`` (the move unchecked) and ``is_over`` until the end;
+- the same games through the checked ``apply``, the way of a move at a table,
+  a replay or a log (a RECYCLE game also keeps there what its table shows: the
+  trick, the last trick, the deals' history);
 - ``clone`` + ``determinize`` (the search bots' start of every playout), of
   every state met in the games above, from the seat to act.
 
@@ -53,8 +56,10 @@ def sides(game_id: str) -> dict[str, tuple[Game, dict | None]]:
     }
 
 
-def play_games(game: Game, options: dict | None, seeds: range) -> int:
-    """Play one random game per seed through the contract; return the moves made."""
+def play_games(game: Game, options: dict | None, seeds: range, checked: bool = False) -> int:
+    """Play one random game per seed through the contract (``advance``, or ``apply`` when
+    ``checked``); return the moves made."""
+    step = game.apply if checked else game.advance
     moves = 0
     for seed in seeds:
         rng = random.Random(seed)
@@ -62,17 +67,21 @@ def play_games(game: Game, options: dict | None, seeds: range) -> int:
         while not game.is_over(state):
             seat = game.to_act(state)[0]
             legal = game.legal_moves(state, seat)
-            game.apply(state, seat, legal[int(rng.random() * len(legal))])
+            step(state, seat, legal[int(rng.random() * len(legal))])
             moves += 1
     return moves
 
 
-def play(game: Game, options: dict | None, seeds: range) -> tuple[float, int, list[tuple[Any, int]]]:
-    """Play one random game per seed through the contract; return CPU seconds, moves, the states met."""
+def play(game: Game, options: dict | None, seeds: range) -> tuple[float, float, int, list[tuple[Any, int]]]:
+    """Play one random game per seed, by ``advance`` and by ``apply``; return the CPU seconds of
+    each, the moves, and the states met."""
     states: list[tuple[Any, int]] = []
     started = time.process_time()
     moves = play_games(game, options, seeds)
     elapsed = time.process_time() - started
+    started = time.process_time()
+    play_games(game, options, seeds, checked=True)
+    checked = time.process_time() - started
     # The states for the determinize figure, gathered untimed by replaying the same games.
     for seed in seeds:
         rng = random.Random(seed)
@@ -82,7 +91,7 @@ def play(game: Game, options: dict | None, seeds: range) -> tuple[float, int, li
             states.append((game.clone(state), seat))
             legal = game.legal_moves(state, seat)
             game.apply(state, seat, legal[int(rng.random() * len(legal))])
-    return elapsed, moves, states
+    return elapsed, checked, moves, states
 
 
 def worlds(game: Game, states: list[tuple[Any, int]], seed: int) -> float:
@@ -101,11 +110,12 @@ def measure(game_id: str, games: int, rounds: int, seed: int) -> dict[str, float
     for _ in range(rounds):
         for label, (game, options) in pair.items():
             seeds = range(seed, seed + games)  # the same games each round
-            elapsed, moves, states = play(game, options, seeds)
+            elapsed, checked, moves, states = play(game, options, seeds)
             determinized = worlds(game, states, seed)
             figures = {
                 "game": elapsed / games,
                 "move": elapsed / moves,
+                "checked": checked / games,
                 "world": determinized / len(states),
             }
             kept = best.setdefault(label, figures)
@@ -116,11 +126,13 @@ def measure(game_id: str, games: int, rounds: int, seed: int) -> dict[str, float
     for label, figures in best.items():
         print(
             f"  {label:<13} {1e3 * figures['game']:9.2f} ms/game {1e6 * figures['move']:8.1f} us/move"
+            f" (apply: {1e3 * figures['checked']:.2f} ms/game)"
             f" {1e6 * figures['world']:8.1f} us/(clone+determinize)"
         )
-    ratios = {key: rcy[key] / hand[key] for key in ("game", "move", "world")}
+    ratios = {key: rcy[key] / hand[key] for key in ("game", "move", "checked", "world")}
     print(
-        f"  RECYCLE/hand-written time: {ratios['game']:.2f}x per game, {ratios['move']:.2f}x per move,"
+        f"  RECYCLE/hand-written time: {ratios['game']:.2f}x per game, {ratios['move']:.2f}x per move"
+        f" (advance); {ratios['checked']:.2f}x per game by apply;"
         f" {ratios['world']:.2f}x per clone+determinize"
     )
     return ratios

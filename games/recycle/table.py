@@ -39,11 +39,12 @@ def after_move(prog: Program, st: RecycleState, seat: int, move: dict, before: d
     # A new record, never a change to the old one: clones of the state share it.
     shown = {**st.shown, "history": list(st.shown["history"])}
     now = positions(st)
-    played = _played_card(prog, seat, move, before, now)
+    moved = dict(now.items() - before.items())  # the cards this move put somewhere new
+    played = _played_card(prog, seat, move, before, now, moved)
     in_play = [entry for entry in shown["trick"] if entry[1] in now]
     if played is not None:
         in_play.append([seat, played, list(now[played])])
-    dealt = _dealt(st.players, before, now)
+    dealt = _dealt(st.players, before, moved)
     if _taken(in_play, now) or (dealt and _gathered(in_play, now)):
         key = now[in_play[0][1]]
         taker = None if dealt else key[0]
@@ -78,18 +79,39 @@ def _gathered(in_play: list[list], now: dict[int, LocKey]) -> bool:
 
 
 def _played_card(
-    prog: Program, seat: int, move: dict, before: dict[int, LocKey], now: dict[int, LocKey]
+    prog: Program,
+    seat: int,
+    move: dict,
+    before: dict[int, LocKey],
+    now: dict[int, LocKey],
+    moved: dict[int, LocKey],
 ) -> int | None:
     """Return the card ``seat`` played with ``move``: the card a play names, else the one
     card it laid face up from its hidden places (a trick's last card may be gathered, or
     dealt again, in the same move)."""
-    held = [c for c, key in before.items() if key[0] == seat and key[1] == "iloc" and c in now]
     name = move.get("play")
-    if isinstance(name, str):
-        moved = [c for c in held if prog.names[c] == name]  # (dealt again, it may be back in hand)
+    if isinstance(name, str):  # (dealt again, the card may be back in hand: not among the moved)
+        candidates = [c for c in _cards_named(prog).get(name, ()) if c in now]
     else:
-        moved = [c for c in held if now[c][1] == "vloc"]
-    return moved[0] if len(moved) == 1 else None
+        candidates = [c for c, key in moved.items() if key[1] == "vloc"]
+    held = [
+        c for c in candidates if (was := before.get(c)) is not None and was[0] == seat and was[1] == "iloc"
+    ]
+    return held[0] if len(held) == 1 else None
+
+
+_BY_NAME: dict[int, tuple[list[str], dict[str, list[int]]]] = {}
+
+
+def _cards_named(prog: Program) -> dict[str, list[int]]:
+    """Return the program's cards by name (several decks may repeat a name), made once per program."""
+    known = _BY_NAME.get(id(prog))
+    if known is None or known[0] is not prog.names:  # an id reused by a later program
+        by_name: dict[str, list[int]] = {}
+        for card, name in enumerate(prog.names):
+            by_name.setdefault(name, []).append(card)
+        known = _BY_NAME[id(prog)] = (prog.names, by_name)
+    return known[1]
 
 
 def _taken(pending: list[list], now: dict[int, LocKey]) -> bool:
@@ -113,10 +135,10 @@ def _taker(prog: Program, st: RecycleState, owner: int) -> int:
     return nxt if nxt in members else members[0]
 
 
-def _dealt(players: int, before: dict[int, LocKey], now: dict[int, LocKey]) -> bool:
+def _dealt(players: int, before: dict[int, LocKey], moved: dict[int, LocKey]) -> bool:
     """Return whether two seats or more each got two cards or more from anywhere but a seat's hand."""
     got = [0] * players
-    for c, key in now.items():
+    for c, key in moved.items():
         if key[1] == "iloc" and 0 <= key[0] < players and c in before:
             came = before[c]
             if not (came[1] == "iloc" and came[0] >= 0):
