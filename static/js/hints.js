@@ -32,11 +32,18 @@ export function onHint(msg, ctx, redraw) {
   if (!ctx || !hint.asked) return;
   hint.asked = false;
   const move = msg.move || {};
-  const cards = typeof move.play === "string" ? [move.play] : Object.values(move).find((v) => Array.isArray(v)) || [];
+  const cards = hintCards(ctx, move);
   hint.shown = { key: JSON.stringify(move), legalAt: ctx.version, legal: true, cards, move };
-  if (!cards.length) toast(`Hint: ${ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move)}`);
+  if (!cards.length) toast(`Hint: ${ctx.game.moveLabel ? ctx.game.moveLabel(move, ctx) : JSON.stringify(move)}`);
   else toast(`Hint: ${cards.map(cardName).join(", ")}`);
   redraw();
+}
+
+/** The cards a move names: the layout's `moveCards` when it has one (a RECYCLE choice's
+ * items are seats, ranks and words, not cards), else the card played or the list given. */
+function hintCards(ctx, move) {
+  if (ctx.game.moveCards) return ctx.game.moveCards(move);
+  return typeof move.play === "string" ? [move.play] : Object.values(move).find((v) => Array.isArray(v)) || [];
 }
 
 /** The player moved, or the server refused the question: no hint stands or is awaited. */

@@ -19,7 +19,7 @@ export function moveWords(ctx, move) {
   if (text) return text;
   if (typeof move.play === "string") return `played ${cardShort(move.play)}`;
   if (!Object.keys(move).length) return "moved";
-  return ctx.game.moveLabel ? ctx.game.moveLabel(move).replace(/^./, (c) => c.toLowerCase()) : "moved";
+  return ctx.game.moveLabel ? ctx.game.moveLabel(move, ctx).replace(/^./, (c) => c.toLowerCase()) : "moved";
 }
 
 /** One log entry as a sentence: "Bot 2 played Q♠", "The clock played K♣ for you", "Ana left the game". */

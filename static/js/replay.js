@@ -63,7 +63,7 @@ function moveText(ctx, frame) {
   const move = frame.move || {};
   let text = ctx.game.describe ? ctx.game.describe(move, ctx) : null;
   if (!text && typeof move.play === "string") text = `played ${cardName(move.play)}`;
-  if (!text) text = ctx.game.moveLabel ? ctx.game.moveLabel(move) : JSON.stringify(move);
+  if (!text) text = ctx.game.moveLabel ? ctx.game.moveLabel(move, ctx) : JSON.stringify(move);
   const by = frame.by === "stand_in" ? " (a bot standing in)" : frame.by === "admin" ? " (staff)" : "";
   return `${who} ${text}${by}`;
 }

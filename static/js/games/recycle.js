@@ -205,7 +205,11 @@ export default {
     if (move.play) return FRENCH.test(move.play) ? cardShort(move.play) : move.play;
     return move.choice ? this.moveLabel(move, ctx) : "";
   },
+  moveCards(move) {
+    return typeof move.play === "string" && FRENCH.test(move.play) ? [move.play] : [];
+  },
   moveLabel(move, ctx = null) {
+    if (typeof move.play === "string") return FRENCH.test(move.play) ? cardName(move.play) : word(move.play);
     if (!Array.isArray(move.choice)) return JSON.stringify(move);
     const [branch, ...items] = move.choice;
     const text = items.map((item) => itemText(item, ctx)).join(" · ");
