@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from cardtable.ratings.summary import rating_for
-from cardtable.reviews.summary import average_mistake_cost
+from cardtable.reviews.summary import average_mistake_cost, reviewed_matches
 from cardtable.tables.models import Match, Player
 from cardtable.tables.players import accounts
 from cardtable.tables.players.identity import player_for
@@ -37,6 +37,7 @@ class GameLine:
     won: bool
     left: bool
     replay: str
+    review: str = ""  # the replay opened at the player's review, once one is made
 
 
 @dataclass
@@ -115,8 +116,12 @@ def figures(player: Player) -> list[GameFigures]:
             entry.moons = (entry.moons or 0) + match.moons[seat]
         if len(entry.lines) < LISTED:
             entry.lines.append(line)
+    reviewed = reviewed_matches(player.pk)
     for entry in by_game.values():
         entry.extra = figures_from_other_apps(player, entry.game)
+        for line in entry.lines:
+            if line.match.pk in reviewed:
+                line.review = line.replay + "#review"
     return sorted(by_game.values(), key=lambda entry: entry.name)
 
 

@@ -18,3 +18,10 @@ def average_mistake_cost(player_id: int, game: str | None = None) -> float | Non
     if not totals["decisions"]:
         return None
     return totals["cost"] / totals["decisions"]
+
+
+def reviewed_matches(player_id: int) -> set[int]:
+    """Return the ids of the games in which a review of the player's decisions is made."""
+    return set(
+        Review.objects.filter(player_id=player_id, status=Review.DONE).values_list("match_id", flat=True)
+    )

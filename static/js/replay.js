@@ -181,9 +181,11 @@ async function main() {
     }
   });
   meta(ctxAt(0));
+  const toReview = location.hash === "#review"; // a link to the review (a player's page)
   const wanted = /step=(\d+)/.exec(location.hash);
   go(wanted ? Number(wanted[1]) : 0);
   showReview(root.dataset.review, $("review"), ctxAt, go);
+  if (toReview) document.querySelector('#panel-tabs .tab[data-panel="review-panel"]')?.click();
 }
 
 main().catch((error) => {

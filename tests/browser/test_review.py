@@ -8,6 +8,7 @@ import subprocess
 import sys
 import urllib.request
 from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
@@ -88,7 +89,8 @@ def test_the_review_lists_the_mistakes_and_jumps_to_them(
     assert jump.get_attribute("data-step") == str(worst["step"])
     text = page.locator(".rv-text").first.text_content()
     assert text.startswith("Ana played ") and "expected" in text and "points" in text
-    assert f"{worst['cost']:.1f} ±" in text
+    # As the page's toFixed(1) rounds: the float's exact value, halves up.
+    assert f"{Decimal(worst['cost']).quantize(Decimal('0.1'), ROUND_HALF_UP)} ±" in text
     box = page.locator(".rv-seat").first.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     jump.click()
@@ -98,5 +100,10 @@ def test_the_review_lists_the_mistakes_and_jumps_to_them(
     # On a phone the drawer closes, so the table shows the move.
     assert page.locator("#turn-banner").is_visible()
     assert "open" not in (page.locator("#side").get_attribute("class") or "")
+    # A link to the review (from a player's page) opens the replay at its panel.
+    page.goto("about:blank")
+    page.goto(f"{server.url}/replay/{reviewed}/1/#review")
+    page.locator(".rv-jump").first.wait_for(state="visible")
+    assert "current" in (page.locator("#review-panel").get_attribute("class") or "") or device != "phone"
     page.screenshot(path=str(ARTIFACTS / f"review-{width}.png"))
     assert page.errors == []

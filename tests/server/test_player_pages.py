@@ -183,3 +183,5 @@ def test_the_figures_show_the_average_cost_of_the_reviewed_decisions() -> None:
     html = HttpClient().get(f"/players/{ida.pk}/").content.decode()
     cells = html[html.index('<tr data-game="agram">') :].split("</tr>")[0].split("<td>")
     assert cells[5].split("</td>")[0] == "0.50"  # (1.5 + 0.5) / 4 decisions
+    for match in (first, second):  # each game with a review made links to it
+        assert f'href="/replay/{match.table_id}/{match.number}/#review">Review</a>' in html
