@@ -39,8 +39,9 @@ def test_the_deal_the_pass_and_the_gathered_trick_are_animated(site_server, new_
 def test_reduced_motion_moves_nothing(site_server, new_page) -> None:
     page = new_page(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
     play_against_bots(page, site_server.url, "Ann", "hearts", 4, {"Play to": "50"})
-    # Past the pass and a few tricks: the same moments, and no animation ran.
-    play_a_while(page, lambda c: False, limit=60)
+    # Past the pass and a few tricks: the same moments, and no animation ran. (Thirty looks,
+    # not more: sixty may be sixty turns of the page's, enough to end a game to 50.)
+    play_a_while(page, lambda c: False, limit=30)
     assert read_state(page)["status"] == "playing"
     assert page.evaluate(COUNTS_JS) == {"deal": 0, "gather": 0, "pass": 0}
     assert page.evaluate("() => document.getAnimations().length") == 0
