@@ -45,6 +45,8 @@ class Program(Actions):
         self.choices: dict[int, tuple] = {}
         self._score_tables: dict[tuple, list[int]] = {}
         self._tables_by_id: dict[int, tuple[tuple, list[int]]] = {}  # id -> (map, table), map kept alive
+        self._by_name: dict[str, list[int]] = {}  # cards_named's index, of the first _named cards
+        self._named = 0
         self.player_count = 0  # set by the setup
         self.teams: list[list[int]] = []
         self.team_of: list[int] = []
@@ -151,6 +153,13 @@ class Program(Actions):
     def card_count(self) -> int:
         """Return how many cards the game has."""
         return len(self.card_attrs)
+
+    def cards_named(self, name: str) -> list[int]:
+        """Return the cards called ``name`` (several decks may repeat a name), in card order."""
+        while self._named < len(self.names):  # decks made during play are indexed as they come
+            self._by_name.setdefault(self.names[self._named], []).append(self._named)
+            self._named += 1
+        return self._by_name.get(name, [])
 
     def attribute_table(self, attr: str) -> list[str | None]:
         """Return each card's value of ``attr`` (filled once the setup has made the decks)."""

@@ -91,27 +91,13 @@ def _played_card(
     dealt again, in the same move)."""
     name = move.get("play")
     if isinstance(name, str):  # (dealt again, the card may be back in hand: not among the moved)
-        candidates = [c for c in _cards_named(prog).get(name, ()) if c in now]
+        candidates = [c for c in prog.cards_named(name) if c in now]
     else:
         candidates = [c for c, key in moved.items() if key[1] == "vloc"]
     held = [
         c for c in candidates if (was := before.get(c)) is not None and was[0] == seat and was[1] == "iloc"
     ]
     return held[0] if len(held) == 1 else None
-
-
-_BY_NAME: dict[int, tuple[list[str], dict[str, list[int]]]] = {}
-
-
-def _cards_named(prog: Program) -> dict[str, list[int]]:
-    """Return the program's cards by name (several decks may repeat a name), made once per program."""
-    known = _BY_NAME.get(id(prog))
-    if known is None or known[0] is not prog.names:  # an id reused by a later program
-        by_name: dict[str, list[int]] = {}
-        for card, name in enumerate(prog.names):
-            by_name.setdefault(name, []).append(card)
-        known = _BY_NAME[id(prog)] = (prog.names, by_name)
-    return known[1]
 
 
 def _taken(pending: list[list], now: dict[int, LocKey]) -> bool:

@@ -144,3 +144,11 @@ def test_the_record_is_kept_by_apply_and_never_changed_under_a_clone() -> None:
     data = WHIST.to_json(state)
     del data["shown"]
     assert WHIST.view(WHIST.from_json(data), 0)["deal_number"] == 1
+
+
+def test_cards_are_found_by_name_in_decks_made_during_play() -> None:
+    program = load(library()["whist"]).program
+    assert program.cards_named("QS") == [program.names.index("QS")]
+    program.names.append("QS")  # as a deck made by a stage adds its cards' names
+    assert program.cards_named("QS") == [program.names.index("QS"), 52]
+    assert program.cards_named("nothing") == []
