@@ -70,6 +70,6 @@ def entrants(
         if holder is not None:
             found.append(Entrant(PLAYER, holder, None, ranks[index]))
         forfeits += [d["player"] for d in departures if d.get("player") not in (None, holder)]
-    last = max(ranks, default=0) + 1
+    last = len(ranks)  # every seat finished ahead, counted as GameInfo.ranks counts places
     found += [Entrant(PLAYER, player, None, last) for player in dict.fromkeys(forfeits)]
     return found

@@ -56,6 +56,8 @@ def test_leavers_share_the_last_rank() -> None:
         Entrant(PLAYER, 10, None, 3),
         Entrant(PLAYER, 12, None, 3),
     ]
+    # Two seats sharing a place still leave every seat ahead: the leaver's rank is the seat count.
+    assert entrants(seats, left[:1], [1, 1, 0])[-1] == Entrant(PLAYER, 10, None, 3)
 
 
 @pytest.mark.django_db
