@@ -1,9 +1,7 @@
 """Fan-out per process: one hub per server process wakes that process's connections.
 
-A change used to reach every socket through the channel layer: a table's group
-held one layer channel per socket, so a four-seat move was four layer messages,
-four receives and four consumer dispatches in every process. Now each process
-has one ``Hub`` on its event loop:
+Each process has one ``Hub`` on its event loop, so a four-seat move is one
+layer message per process, not one per socket:
 
 - it keeps ``table_id -> the connections of this process at that table``
   (``join``/``leave``, called by the consumers);
