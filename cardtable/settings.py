@@ -132,7 +132,7 @@ else:
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # "pubsub" (Redis PUBLISH/SUBSCRIBE, the default: a group send is one PUBLISH) or "core"
 # (a list per process): docs/performance.md, "The move path", says why pub/sub. Each process's
-# hub (tables/fanout.py) holds one channel; both pass tests/ops/test_redis_outage.py.
+# hub holds one channel (tables/live/layerlink.py); both pass tests/ops/test_redis_outage.py.
 REDIS_LAYER = os.environ.get("REDIS_LAYER", "pubsub")
 if REDIS_LAYER not in ("core", "pubsub"):
     raise ImproperlyConfigured(f"REDIS_LAYER must be core or pubsub, not {REDIS_LAYER!r}")

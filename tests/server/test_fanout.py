@@ -21,7 +21,7 @@ from channels.layers import BaseChannelLayer, get_channel_layer
 from django.db.models import F
 
 from cardtable.tables.authority import moving, state
-from cardtable.tables.live import broadcast, fanout
+from cardtable.tables.live import broadcast, fanout, layerlink
 from cardtable.tables.live.layers import InMemoryChannelLayer
 from cardtable.tables.models import Table
 from tests.server.test_move_path import hearts_table, play_one, seated_clients
@@ -156,7 +156,7 @@ async def test_a_move_is_one_layer_message_and_the_senders_echo_is_ignored(remot
     await asyncio.sleep(0.1)  # the echo has come back by now
     (group, message), *others = remote.group_sends
     assert others == [] and group == broadcast.group_name(table.pk)
-    assert message["origin"] == fanout.running().origin and message["version"] == version + 1
+    assert message["origin"] == fanout.running().link.origin and message["version"] == version + 1
     assert state.from_wake(message["snapshot"]).version == version + 1
     for client in clients:  # one state per seat for the move, not a second from the echo
         await client.quiet(0.1)
@@ -222,22 +222,22 @@ async def test_the_hubs_channel_leaves_the_group_with_the_tables_last_socket(
 async def test_after_an_outage_the_hub_rejoins_its_groups_and_brings_every_seat_up_to_date(
     remote: RemoteLayer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(fanout, "LAYER_RETRY", 0.05)
+    monkeypatch.setattr(layerlink, "LAYER_RETRY", 0.05)
     table, people = await database_sync_to_async(hearts_table)()
     clients = await seated_clients(table, people)
     hub = fanout.running()
     remote.down = True
     version, _ = await play_one(clients)  # local delivery does not need the layer
     await asyncio.sleep(0.2)
-    assert hub.layer_down
+    assert hub.link.layer_down
     # Meanwhile another process changed the table; its wake could not come.
     await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(version=F("version") + 1)
     remote.inner.groups.clear()  # a restarted Redis knows no groups
     remote.down = False
     for client in clients:  # nobody asked (no sync): the hub's catch-up brings it
         await client.until(lambda m: m["type"] == "state" and m["version"] == version + 2, timeout=5)
-    assert not hub.layer_down
-    assert hub.channel in remote.inner.groups[broadcast.group_name(table.pk)]
+    assert not hub.link.layer_down
+    assert hub.link.channel in remote.inner.groups[broadcast.group_name(table.pk)]
     # And the hub hears the layer again: a wake from elsewhere reaches every seat.
     snap = await database_sync_to_async(state.snapshot)(table.pk)
     wake = {"type": "table.changed", "version": snap.version, "wake": "elsewhere", "snapshot": snap.to_wake()}
@@ -249,8 +249,8 @@ async def test_after_an_outage_the_hub_rejoins_its_groups_and_brings_every_seat_
 async def test_a_listening_hub_notices_an_outage_its_receive_does_not_report(
     remote: RemoteLayer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(fanout, "LAYER_RETRY", 0.05)
-    monkeypatch.setattr(fanout, "LAYER_PROBE", 0.05)
+    monkeypatch.setattr(layerlink, "LAYER_RETRY", 0.05)
+    monkeypatch.setattr(layerlink, "LAYER_PROBE", 0.05)
     remote.receive_fails = False  # as the pub/sub layer: nothing fails until the hub sends
     table, people = await database_sync_to_async(hearts_table)()
     clients = await seated_clients(table, people)
@@ -259,10 +259,10 @@ async def test_a_listening_hub_notices_an_outage_its_receive_does_not_report(
     remote.down = True  # this process makes no change meanwhile: only the probe can notice
     await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(version=F("version") + 1)
     for _ in range(100):
-        if hub.layer_down:
+        if hub.link.layer_down:
             break
         await asyncio.sleep(0.01)
-    assert hub.layer_down
+    assert hub.link.layer_down
     remote.down = False
     for client in clients:  # the other process's change, which the layer lost, arrives on recovery
         await client.until(lambda m: m["type"] == "state" and m["version"] == version + 1, timeout=5)

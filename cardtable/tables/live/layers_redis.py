@@ -35,7 +35,7 @@ class _WaitingShard(pubsub.RedisSingleShardConnection):
     while nothing comes. Subscribing meanwhile only writes to the connection (the
     read takes the confirmation), and a lost connection still ends the read with
     an error, after which the loop reconnects as channels_redis' does; the hub
-    notices an outage by its own probe either way (``fanout.LAYER_PROBE``).
+    notices an outage by its own probe either way (``layerlink.LAYER_PROBE``).
     """
 
     async def _do_receiving(self) -> None:
