@@ -1,5 +1,8 @@
 """A player's page, ``/players/<id or name>/``: their finished games per game, with results and replays.
 
+A game is theirs when they started in a seat or took one over (``MatchPlayer``);
+its line shows that seat's place and points, and says which it was.
+
 Who may see it: anyone, for a registered player; a guest's page only that guest
 (their own session) and staff; a deleted account's former player only staff.
 Anyone else gets 404, as for a player that does not exist.
@@ -16,7 +19,7 @@ from django.urls import reverse
 
 from cardtable.ratings.summary import rating_for
 from cardtable.reviews.summary import average_mistake_cost, reviewed_matches
-from cardtable.tables.models import Match, Player
+from cardtable.tables.models import Match, MatchPlayer, Player
 from cardtable.tables.players import accounts
 from cardtable.tables.players.identity import player_for
 from cardtable.tables.players.names import skeleton
@@ -37,6 +40,7 @@ class GameLine:
     won: bool
     left: bool
     replay: str
+    took_over: bool = False  # they took the seat over from a bot playing for someone who left
     review: str = ""  # the replay opened at the player's review, once one is made
 
 
@@ -78,16 +82,18 @@ def may_see(request: HttpRequest, player: Player) -> bool:
     return me is not None and me.pk == player.pk
 
 
-def line_of(match: Match, seat: int, player: Player, info: GameInfo) -> GameLine:
-    """The player's place and points in a finished game (``info``: its game's, which says who wins)."""
+def line_of(held: MatchPlayer, info: GameInfo) -> GameLine:
+    """The place and points of ``held``'s seat in its finished game (``info``: the game's, saying who won)."""
+    match, seat = held.match, held.seat
     scores = match.result["scores"]
     return GameLine(
         match=match,
         place=info.ranks(scores)[seat] + 1,
         points=scores[seat],
         won=seat in match.result.get("winners", []),
-        left=any(d.get("player") == player.pk for d in match.left),
+        left=any(d.get("player") == held.player_id for d in match.left),
         replay=reverse("dashboard:replay", args=[match.table_id, match.number]),
+        took_over=held.how == MatchPlayer.TOOK_OVER,
     )
 
 
@@ -98,9 +104,10 @@ def figures_from_other_apps(player: Player, game: str) -> dict[str, Any]:
 
 
 def figures(player: Player) -> list[GameFigures]:
-    """The player's figures per game, from their finished games (``accounts.games_of``)."""
+    """The player's figures per game, from the finished games they held a seat in (``accounts.played``)."""
     by_game: dict[str, GameFigures] = {}
-    for match, seat in accounts.games_of(player):
+    for held in accounts.played(player).iterator():
+        match, seat = held.match, held.seat
         if match.result is None or match.finished is None:
             continue  # still running, or ended before it was over
         try:
@@ -108,7 +115,7 @@ def figures(player: Player) -> list[GameFigures]:
         except GameError:  # a RECYCLE game staff have since removed: nothing says who won
             continue
         entry = by_game.setdefault(match.game, GameFigures(match.game, info.name))
-        line = line_of(match, seat, player, info)
+        line = line_of(held, info)
         entry.games += 1
         entry.wins += line.won
         entry.points += line.points

@@ -199,6 +199,35 @@ class Match(models.Model):
         return f"{self.table_id} game {self.number}"
 
 
+class MatchPlayer(models.Model):
+    """A player who held a seat in a game: at its start (``started``) or by taking it over (``took_over``).
+
+    What ``Match.seats`` and ``Match.left[*]["taken_by"]`` say, kept as rows so a
+    player's games are found by an index. The authority writes them in the
+    transaction that starts the game or records the takeover (``seating``).
+    """
+
+    STARTED, TOOK_OVER = "started", "took_over"
+    HOW = [(STARTED, "started"), (TOOK_OVER, "took over")]
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="holders")
+    # The index below leads with the player, so the foreign key needs none of its own.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="played", db_index=False)
+    seat = models.PositiveSmallIntegerField()
+    how = models.CharField(max_length=10, choices=HOW, default=STARTED)
+    # The game's ``Match.started``, copied so a player's games come newest first from the index alone.
+    started = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player", "seat"], name="one_row_per_player_seat")
+        ]
+        indexes = [models.Index(fields=["player", "-started"], name="played_by_player_newest")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.match_id} seat {self.seat} ({self.how})"
+
+
 class MoveRecord(models.Model):
     """One move in a game's append-only log, numbered from 1."""
 

@@ -22,7 +22,7 @@ from cardtable.tables.authority.checks import (
 )
 from cardtable.tables.authority.commit import locked_table, save_changed
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import Match, Player, Seat, Table, new_seed
+from cardtable.tables.models import Match, MatchPlayer, Player, Seat, Table, new_seed
 from games import get_game
 from games.engine import GameError
 
@@ -137,7 +137,9 @@ def takeover(table_id: str, player: Player | None, index: object) -> int:
     Nobody holds, or has held, two seats of one game: a player who held a seat
     in this game (at its start, or by a takeover) may take back only that
     seat, and at most ``departures.HOLDERS_PER_SEAT`` players hold one seat in
-    one game. The host stays the host, and the turn's deadline stands.
+    one game. The host stays the host, and the turn's deadline stands. The
+    game's record notes the takeover (``Match.left``'s ``taken_by``) and the
+    player's row among its holders (``MatchPlayer``, ``took_over``).
     """
     with locked_table(table_id) as table:
         seats = seats_of(table)
@@ -165,6 +167,13 @@ def takeover(table_id: str, player: Player | None, index: object) -> int:
             raise TableError("wrong_status", f"take over a seat during a game (the table is {table.status})")
         match.left = departures.record_takeover(match.left, seat.index, player.pk, match.moves.count())
         match.save(update_fields=["left"])
+        # A player taking back the seat they started in, or took over before, has their row already.
+        MatchPlayer.objects.get_or_create(
+            match=match,
+            player=player,
+            seat=seat.index,
+            defaults={"how": MatchPlayer.TOOK_OVER, "started": match.started},
+        )
         seat.player, seat.bot_level, seat.left = player, "", ""
         if not returning:
             seat.timeouts = 0  # the turn clock's count of the one who left is not the newcomer's
@@ -225,7 +234,7 @@ def _begin_game(table: Table) -> int:
     seed = new_seed()
     state = game.new(table.players, {k: v for k, v in table.options.items()}, seed)
     table.game_number += 1
-    Match.objects.create(
+    match = Match.objects.create(
         table=table,
         number=table.game_number,
         game=table.game,
@@ -244,6 +253,11 @@ def _begin_game(table: Table) -> int:
         ],
         first_deal=game.deal_event(state),
         version=table.version + 1,
+    )
+    MatchPlayer.objects.bulk_create(
+        MatchPlayer(match=match, player_id=s.player_id, seat=s.index, started=match.started)
+        for s in seats
+        if s.player_id is not None
     )
     table.state = game.to_json(state)
     table.status = Table.PLAYING

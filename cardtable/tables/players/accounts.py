@@ -14,8 +14,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import QuerySet
 
-from cardtable.tables.models import ChatMessage, Match, Player, Seat, Table
+from cardtable.tables.models import ChatMessage, Match, MatchPlayer, Player, Seat, Table
 from cardtable.tables.players import names
 from cardtable.tables.players.names import skeleton
 
@@ -61,21 +62,21 @@ def check_account_name(name: str, player: Player | None, user: Any = None) -> No
         raise NameTaken("that name belongs to a registered player")
 
 
+def played(player: Player) -> QuerySet[MatchPlayer]:
+    """``player``'s seats in games (``MatchPlayer``: started or took over), newest game first."""
+    # Filtered and ordered by the (player, -started) index: no scan of the games' JSON.
+    return MatchPlayer.objects.filter(player=player).select_related("match").order_by("-started")
+
+
 def games_of(player: Player) -> Iterator[tuple[Match, int]]:
-    """Yield each game ``player`` sat down to (``Match.seats``), newest first, with their seat."""
-    # The seats are JSON: a text search finds the candidates on every database (SQLite
-    # and PostgreSQL both write `"player": 12`), and each is then checked exactly.
-    found = Match.objects.filter(seats__icontains=f'"player": {player.pk}').order_by("-started")
-    for match in found.select_related("table").iterator():
-        for seat in match.seats:
-            if seat.get("player") == player.pk:
-                yield match, seat["seat"]
-                break
+    """Yield each game ``player`` held a seat in (from its start or by a takeover), newest first, with it."""
+    for row in played(player).iterator():
+        yield row.match, row.seat
 
 
 def has_games(player: Player) -> bool:
-    """Whether ``player`` ever sat down to a game or holds a seat."""
-    return player.seats.exists() or next(games_of(player), None) is not None
+    """Whether ``player`` ever held a seat in a game, or holds a seat at a table."""
+    return player.seats.exists() or player.played.exists()
 
 
 def claim(player: Player | None, user: Any, name: str) -> Player:
@@ -137,24 +138,27 @@ def anonymise(player: Player) -> None:
     """
     old, new = player.name, former_name(player)
     with transaction.atomic():
-        for match, _ in games_of(player):
-            for seat in match.seats:
-                if seat.get("player") == player.pk:
-                    seat["name"] = new
-            match.save(update_fields=["seats"])
-        left_matches = Match.objects.filter(left__icontains=f'"player": {player.pk}')
-        for match in left_matches:
-            if any(d.get("player") == player.pk for d in match.left):
-                for departure in match.left:
-                    if departure.get("player") == player.pk:
-                        departure["name"] = new
-                match.save(update_fields=["left"])
+        games = Match.objects.filter(pk__in=player.played.values("match_id"))
+        for match in games.only("pk", "table_id", "seats", "left"):
+            fields = [name for name in ("seats", "left") if _rename(getattr(match, name), player.pk, new)]
+            if fields:
+                match.save(update_fields=fields)
+            if "left" in fields:
                 Seat.objects.filter(table_id=match.table_id, left=old).update(left=new)
         ChatMessage.objects.filter(player=player).update(name=new)
         player.user = None
         player.former = True
         set_name(player, new)
         player.save(update_fields=["user", "former", "name", "shape"])
+
+
+def _rename(entries: list[dict[str, Any]], player_id: int, name: str) -> bool:
+    """Name ``player_id``'s entries (seats or departures) ``name``; whether there were any."""
+    found = False
+    for entry in entries:
+        if entry.get("player") == player_id:
+            entry["name"], found = name, True
+    return found
 
 
 def delete_account(user: Any) -> None:
