@@ -74,7 +74,7 @@ class CribbageState:
     pegged: list[list]  # [[seat, kind, points]] scored by the last move
     show: list[list] | None  # [[seat, is_crib, mask, start, points]] of the last show
     last_count: list | None  # the previous count of this deal: [[seat, card name], ...], then the go
-    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
+    history: list[dict[str, Any]]  # one record per finished deal (deals.noted_deal), never mutated
     back: list[int]  # per side, the score before its latest points: where the back peg stands
 
 
