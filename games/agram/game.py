@@ -91,7 +91,7 @@ class AgramState:
     played: int  # every card played this deal
     dealt: list[int]  # the hands as dealt, for the log
     stock: list[int]  # the undealt cards, top first
-    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
+    history: list[dict[str, Any]]  # one record per finished deal (deals.noted_deal), never mutated
 
 
 # ``last_trick`` ([leader, cards, winner]) is converted by hand.

@@ -7,6 +7,10 @@ then the crib) and stays on the table in phase ``show`` until the next dealer
 gathers the cards (``{"next": true}``) and deals. The game ends as soon as a side
 reaches the target, wherever that happens, once the scoring event that took it
 there has counted whole. docs/rules.md records the choices.
+
+This module deals, moves and pegs. The option is in ``info.py``, the state and
+its JSON, copies and determinizations in ``state.py``, what a seat sees in
+``view.py``; the points of the play and of the show in ``play.py`` and ``scoring.py``.
 """
 
 from __future__ import annotations
@@ -18,29 +22,30 @@ from typing import Any
 from games.cards import (
     CARD_INDEX,
     CARD_NAMES,
-    FULL_DECK_MASK,
     JACK,
     PLAY_MOVES,
     cards_in,
     deal_order,
     deal_round,
-    names_in,
 )
 from games.cards import play_moves as card_play_moves
 from games.cards import shuffled as shuffled_deck
-from games.cribbage import guide
+from games.cribbage.info import INFO
 from games.cribbage.play import FITS, peg_items
-from games.cribbage.scoring import VALUES, breakdown_cards, score_cards
-from games.cribbage.state import CribbageState, clone_state, state_from_json, state_to_json
+from games.cribbage.scoring import VALUES, score_cards
+from games.cribbage.state import (
+    CribbageState,
+    clone_state,
+    determinize_state,
+    state_from_json,
+    state_to_json,
+)
+from games.cribbage.view import discard_seen_by, seat_view
 from games.engine import (
     NO_EVENTS,
     Event,
     Game,
-    GameInfo,
     Move,
-    Option,
-    cardstock_help,
-    deal_hidden,
     deal_record,
     noted_deal,
 )
@@ -53,44 +58,10 @@ DISCARD_TWO: dict[tuple[int, int], Move] = {
 }
 
 
-def count_cards(seats: list[int], cards: list[int]) -> list[dict[str, Any]]:
-    """Return a count's cards in play order, each with the count after it and what it pegged."""
-    shown, count = [], 0
-    for i, (seat, card) in enumerate(zip(seats, cards, strict=True)):
-        count += VALUES[card % 13]
-        pegged = [{"kind": kind, "points": points} for kind, points in peg_items(cards[: i + 1], count)]
-        shown.append({"seat": seat, "card": CARD_NAMES[card], "count": count, "pegged": pegged})
-    return shown
-
-
 class Cribbage(Game):
     """The Cribbage rules behind the game contract."""
 
-    info = GameInfo(
-        id="cribbage",
-        name="Cribbage",
-        min_players=2,
-        max_players=4,
-        default_players=2,
-        options={
-            "target": Option(
-                121,
-                (61, 121),
-                "The points a side must reach to win; the game ends the moment one does.",
-                {
-                    "61": "A short game: once round a cribbage board.",
-                    "121": "The full game: twice round the board.",
-                },
-                label="Play to",
-            )
-        },
-        presets={"cardstock": {"target": 121}},
-        goal=guide.GOAL,
-        how_to_play=guide.HOW_TO_PLAY,
-        glossary=guide.GLOSSARY,
-        tips=guide.TIPS,
-        preset_help={"cardstock": cardstock_help("a game to 121 points, the same as the standard game.")},
-    )
+    info = INFO
 
     def _new(self, players: int, options: dict[str, Any], seed: int) -> CribbageState:
         state = self.start_state(CribbageState(), players, options, seed)
@@ -327,73 +298,11 @@ class Cribbage(Game):
 
     def move_seen_by(self, state: CribbageState, mover: int, move: Move, viewer: int | None) -> Move:
         """Cards put in the crib stay face down for all but their owner (the show turns the crib up)."""
-        cards = move.get("discard")
-        if not isinstance(cards, list) or viewer == mover:
-            return move
-        return {"discard": len(cards)}
+        return discard_seen_by(state, mover, move, viewer)
 
     def view(self, state: CribbageState, seat: int | None) -> dict[str, Any]:
         """Return the table as ``seat`` sees it: its hand, the count, the start card, the show."""
-        n = state.players
-        playing = state.start is not None
-        seats = self.to_act(state)
-        view: dict[str, Any] = {
-            "phase": state.phase,
-            "turn": seats[0] if len(seats) == 1 else None,
-            "hand_counts": [h.bit_count() for h in state.hands],
-            "scores": [state.scores[s % state.sides] for s in range(n)],
-            "dealer": state.dealer,
-            "deal_number": state.deal_number + 1,
-            "target": state.target,
-            "sides": [[s for s in range(n) if s % state.sides == side] for side in range(state.sides)],
-            "to_discard": [s for s in range(n) if state.waiting >> s & 1],
-            "crib_size": state.crib.bit_count(),
-            "start": CARD_NAMES[state.start] if playing else None,
-            "count": state.count,
-            "pile": [
-                {"seat": s, "card": CARD_NAMES[c]} for s, c in zip(state.pile_seats, state.pile, strict=True)
-            ],
-            "gone": [s for s in range(n) if state.gone >> s & 1],
-            "played": [names_in(state.kept[s] & ~state.hands[s]) if playing else [] for s in range(n)],
-            "pegged": [{"seat": s, "kind": kind, "points": points} for s, kind, points in state.pegged],
-            "show": None,
-            "last": None,
-            # Each card of this count with the count after it and what it pegged.
-            "count_cards": count_cards(state.pile_seats, state.pile),
-            # Per side, the front peg (the score) and the back peg (the score before its latest points).
-            "pegs": [[state.back[side], state.scores[side]] for side in range(state.sides)],
-            "last_count": None,
-            "history": [dict(record) for record in state.history],
-        }
-        if state.last_count is not None and playing:
-            names, go = state.last_count
-            seats, cards = [s for s, _ in names], [CARD_INDEX[c] for _, c in names]
-            view["last_count"] = {
-                "cards": count_cards(seats, cards),
-                "go": None if go is None else {"seat": go[0], "kind": go[1], "points": go[2]},
-            }
-        if seat is not None:
-            view["hand"] = names_in(state.hands[seat])
-        if state.last is not None:
-            who, move = state.last
-            if "discard" in move and who != seat:
-                move = {"discard": len(move["discard"])}  # others' discards stay face down
-            view["last"] = {"seat": who, "move": move}
-        if state.show is not None:
-            view["show"] = [
-                {
-                    "seat": owner,
-                    "crib": is_crib,
-                    "cards": names_in(mask),
-                    "start": CARD_NAMES[start],
-                    "items": breakdown_cards(cards_in(mask), start, is_crib),
-                    "total": points,
-                }
-                for owner, is_crib, mask, start, points in state.show
-            ]
-        if state.phase == "over":
-            view["result"] = self.result(state)
-        return view
+        return seat_view(self, state, seat)
 
     def is_over(self, state: CribbageState) -> bool:
         """Return whether a side has reached the target."""
@@ -425,32 +334,7 @@ class Cribbage(Game):
         card once cut and, in the show, the crib; a seat that said go holds no
         card that fitted then.
         """
-        copy = self.clone(state)
-        n = state.players
-        # In the show the whole crib is face up; before it, a seat knows its own discards.
-        own_crib = state.crib if state.phase == "show" else state.dealt[seat] & state.crib
-        played = [state.kept[s] & ~state.hands[s] for s in range(n)]
-        seen = state.hands[seat] | own_crib | sum(played)
-        if state.start is not None:
-            seen |= 1 << state.start
-        sizes = [0 if s == seat else state.hands[s].bit_count() for s in range(n)]
-        sizes += [(state.crib & ~own_crib).bit_count(), len(state.stock)]
-        forbidden = [0 if s == seat else state.barred[s] for s in range(n)] + [0, 0]
-        dealt = deal_hidden(cards_in(FULL_DECK_MASK & ~seen), sizes, forbidden, rng)
-        copy.kept = list(state.kept)
-        copy.dealt = list(state.dealt)
-        for s in range(n):
-            if s != seat:
-                copy.hands[s] = dealt[s]
-                copy.kept[s] = dealt[s] | played[s] if state.start is not None else 0
-                copy.dealt[s] = dealt[s] | played[s]
-        copy.crib = own_crib | dealt[n]
-        copy.crib_dealt = cards_in(dealt[n])[: len(state.crib_dealt)]
-        stock = cards_in(dealt[n + 1])
-        rng.shuffle(stock)
-        copy.stock = stock
-        copy.seed = rng.getrandbits(32)  # later deals are unknown too
-        return copy
+        return determinize_state(state, seat, rng)
 
     def deal_event(self, state: CribbageState) -> Event:
         """Return the current deal as laid out: hands as dealt, stock top first, the crib's dealt card."""

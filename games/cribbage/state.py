@@ -1,4 +1,4 @@
-"""The Cribbage state and its plain-JSON form.
+"""The Cribbage state, its plain-JSON form, its copies and its determinizations.
 
 Hands, the crib and the kept hands are card bitmasks; the stock and the current
 count's pile are lists of card indexes. Scores are kept per side: a seat's side is
@@ -7,9 +7,11 @@ count's pile are lists of card indexes. Scores are kept per side: a seat's side 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from games.cards import CARD_INDEX, CARD_NAMES, CardFields, mask_of, names_in
+from games.cards import CARD_INDEX, CARD_NAMES, FULL_DECK_MASK, CardFields, cards_in, mask_of, names_in
+from games.engine import deal_hidden
 
 
 class CribbageState:
@@ -74,7 +76,7 @@ class CribbageState:
     pegged: list[list]  # [[seat, kind, points]] scored by the last move
     show: list[list] | None  # [[seat, is_crib, mask, start, points]] of the last show
     last_count: list | None  # the previous count of this deal: [[seat, card name], ...], then the go
-    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
+    history: list[dict[str, Any]]  # one record per finished deal (deals.noted_deal), never mutated
     back: list[int]  # per side, the score before its latest points: where the back peg stands
 
 
@@ -119,3 +121,38 @@ def state_from_json(data: dict[str, Any]) -> CribbageState:
 def clone_state(state: CribbageState) -> CribbageState:
     """Return an independent copy (the declared lists copied; ints and shared records kept)."""
     return FIELDS.clone(state)
+
+
+def determinize_state(state: CribbageState, seat: int, rng: random.Random) -> CribbageState:
+    """Deal every card ``seat`` has not seen at random: others' hands, the crib, the stock.
+
+    A seat has seen its own hand and discards, every card played, the start
+    card once cut and, in the show, the crib; a seat that said go holds no
+    card that fitted then.
+    """
+    copy = clone_state(state)
+    n = state.players
+    # In the show the whole crib is face up; before it, a seat knows its own discards.
+    own_crib = state.crib if state.phase == "show" else state.dealt[seat] & state.crib
+    played = [state.kept[s] & ~state.hands[s] for s in range(n)]
+    seen = state.hands[seat] | own_crib | sum(played)
+    if state.start is not None:
+        seen |= 1 << state.start
+    sizes = [0 if s == seat else state.hands[s].bit_count() for s in range(n)]
+    sizes += [(state.crib & ~own_crib).bit_count(), len(state.stock)]
+    forbidden = [0 if s == seat else state.barred[s] for s in range(n)] + [0, 0]
+    dealt = deal_hidden(cards_in(FULL_DECK_MASK & ~seen), sizes, forbidden, rng)
+    copy.kept = list(state.kept)
+    copy.dealt = list(state.dealt)
+    for s in range(n):
+        if s != seat:
+            copy.hands[s] = dealt[s]
+            copy.kept[s] = dealt[s] | played[s] if state.start is not None else 0
+            copy.dealt[s] = dealt[s] | played[s]
+    copy.crib = own_crib | dealt[n]
+    copy.crib_dealt = cards_in(dealt[n])[: len(state.crib_dealt)]
+    stock = cards_in(dealt[n + 1])
+    rng.shuffle(stock)
+    copy.stock = stock
+    copy.seed = rng.getrandbits(32)  # later deals are unknown too
+    return copy

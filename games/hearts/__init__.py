@@ -1,6 +1,8 @@
 """Hearts (RULES.md, "Hearts"): pass, then take as few points as you can.
 
-The rules are in ``game.py``, the state in ``state.py``; ``easy.py`` is the rule-based bot.
+The rules are in ``game.py`` (with ``rules.py``: the legal masks and refusals), the
+options in ``info.py``, the state in ``state.py``, the views in ``view.py``;
+``easy.py`` is the rule-based bot.
 """
 
 from games.hearts.game import GAME

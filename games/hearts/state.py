@@ -105,7 +105,7 @@ class HeartsState:
     voids: list[int]  # per seat, a mask of the suits it has shown it lacks
     played: int  # every card played to a trick this deal
     dealt: list[int]  # the hands as dealt, for the log
-    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
+    history: list[dict[str, Any]]  # one record per finished deal (deals.noted_deal), never mutated
     queen: int | None  # who took the queen of spades this deal
 
 

@@ -93,7 +93,7 @@ class NinetyEightState:
     last: list | None  # [seat, card] of the last play this deal
     deal_loser: int | None  # who lost the last finished deal (None: no loser, or none yet)
     last_deal: list | None  # [loser | None, total, last card] of the last finished deal
-    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
+    history: list[dict[str, Any]]  # one record per finished deal (deals.noted_deal), never mutated
 
 
 # ``stock`` (stored top first, kept top last) and ``last_deal`` are converted by hand.

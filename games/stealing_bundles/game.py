@@ -84,7 +84,7 @@ class StealingBundlesState:
     last: list | None  # [seat, card] of the last play this round
     last_capturer: int | None  # the last seat that took anything
     last_take: list | None  # [seat, card, stolen seats, pool mask taken] of the last play
-    history: list[dict[str, Any]]  # one record per finished deal (engine.noted_deal), never mutated
+    history: list[dict[str, Any]]  # one record per finished deal (deals.noted_deal), never mutated
 
 
 # ``bundles`` (card lists per seat) and ``last_take`` are converted by hand.

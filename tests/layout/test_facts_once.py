@@ -60,7 +60,7 @@ def test_a_name_may_not_pass_for_a_bot_of_any_level() -> None:
 def test_only_the_game_info_reads_which_way_scores_win() -> None:
     # A game states ``low_score_wins=...``; GameInfo reads it. The dashboard's
     # ``lowest_wins`` passes it on to its lead chart, whose words say which score leads.
-    allowed = {"games/engine.py", "cardtable/dashboard/stats.py"}
+    allowed = {"games/info.py", "cardtable/dashboard/stats.py"}
     reading = re.compile(r"\.low_score_wins\b")
     readers = {
         str(p.relative_to(ROOT)) for p in code_files() if p.suffix == ".py" and reading.search(p.read_text())
