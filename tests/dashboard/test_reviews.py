@@ -2,7 +2,8 @@
 run in a child process, picked up again after a restart, shown to whom it may be.
 
 The job tests commit (``transaction=True``): the result's ``MatchFinished`` is emitted
-after commit, and the job's thread reads and writes through its own connection.
+after commit, and the job's thread reads and writes through its own connection. Every game
+here is dealt from a known seed (``deal``): which seats get a turn depends on the deal.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ from django.test import Client
 
 from cardtable.reviews import jobs, summary
 from cardtable.reviews.models import Review
-from cardtable.tables.authority import moving, staff
+from cardtable.tables.authority import moving, seating, staff
 from cardtable.tables.events import TableOpened
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from cardtable.tables.players.identity import SESSION_KEY
@@ -47,6 +49,25 @@ def play(table_id: str, seed: int, moves: int | None = None) -> Match:
     return Match.objects.get(table=table, number=table.game_number)
 
 
+def people_moved(match: Match) -> set[int]:
+    """The seats in which a person made a move of ``match``."""
+    return set(match.moves.filter(by=MoveRecord.HUMAN).values_list("seat", flat=True))
+
+
+@pytest.fixture(autouse=True)
+def deal(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
+    """Deal the games from seed 1, or from the seed passed to the function returned, instead of
+    the OS's randomness. A game can end before a seat has a turn (one life of Ninety-Eight ends at
+    the first total over 98: a king and the next card do it), and a seat nobody moved in has no
+    review, so the seats reviewed must not depend on a random deal."""
+
+    def use(seed: int) -> None:
+        monkeypatch.setattr(seating, "new_seed", lambda: seed)
+
+    use(1)
+    return use
+
+
 def as_player(player_id: int) -> Client:
     """A browser whose session is the guest player ``player_id``."""
     client = Client()
@@ -69,8 +90,9 @@ def small_reviews(settings: Any) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_finished_game_queues_one_review_per_seat_a_person_played() -> None:
+def test_a_finished_game_queues_one_review_per_seat_a_person_played(deal: Callable[[int], None]) -> None:
     match = play(new_table("ninety_eight", humans=2).pk, 1)
+    assert people_moved(match) == {0, 1}
     rows = list(Review.objects.filter(match=match).order_by("seat"))
     assert [r.seat for r in rows] == [0, 1]
     assert all(r.status == Review.QUEUED and r.player_id == match.seats[r.seat]["player"] for r in rows)
@@ -78,6 +100,12 @@ def test_a_finished_game_queues_one_review_per_seat_a_person_played() -> None:
     # A game of bots alone has nobody to review.
     bots_only = play(new_table("ninety_eight").pk, 2)
     assert not Review.objects.filter(match=bots_only).exists()
+    # Nor has a person whose turn never came: in this deal the bot in seat 3 plays a king and
+    # seat 0 goes over 98, which ends the game before seat 1 has played.
+    deal(35)
+    cut_short = play(new_table("ninety_eight", humans=2).pk, 1)
+    assert list(cut_short.moves.order_by("seq").values_list("seat", flat=True)) == [3, 0]
+    assert list(Review.objects.filter(match=cut_short).values_list("seat", flat=True)) == [0]
 
 
 def child_priority(seconds: float = 30) -> tuple[int, int, str] | None:
@@ -133,9 +161,10 @@ def test_a_review_left_by_a_stopped_server_is_picked_up_again(small_reviews: Non
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     # Seat 0's was running in a process that died; seat 1's was still queued.
-    Review.objects.filter(match=match, seat=0).update(
+    running = Review.objects.filter(match=match, seat=0).update(
         status=Review.RUNNING, worker=f"{socket.gethostname()}:{dead.pid}"
     )
+    assert running == 1 and Review.objects.get(match=match, seat=1).status == Review.QUEUED
     settings.REVIEW_JOBS = True
     jobs._resumed = False
     jobs.on_table_opened(TableOpened(match.table_id))  # the first socket after the restart
