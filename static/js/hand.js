@@ -89,7 +89,7 @@ export function fitHand(root) {
   // cards more than needed and shifting the hand on every selection.
   const first = root.firstElementChild;
   const card = first.offsetWidth || 80;
-  // The fan tilts each card 1deg per place from the middle (table.css), so the
+  // The fan tilts each card 1deg per place from the middle (felt.css), so the
   // outer cards' top corners lean out past their boxes by about height * sin(angle).
   const lean = (first.offsetHeight || card * 1.4) * Math.sin((((n - 1) / 2) * Math.PI) / 180);
   const width = inner - 2 * lean;

@@ -6,7 +6,7 @@
 
 import { h } from "./layout.js";
 
-// The width from which the side column shows beside the table (table.css).
+// The width from which the side column shows beside the table (panels.css).
 const WIDE = window.matchMedia("(min-width: 1100px)");
 
 /** Put the sheet where it hides nothing: the side column's top when wide, under the felt when narrow. */
