@@ -36,10 +36,17 @@ pytestmark = [pytest.mark.browser]
 SIZES = [(1280, 800), (1366, 768), (1440, 900), (1920, 1080), (375, 667), (390, 844)]
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
-# Pairs of the table's parts that meet, and parts out of the window; [] when all is clear.
+# Finite animations only: a glowing turn marker runs forever.
+FLYING_DONE_JS = """() => document.getAnimations().every(
+  (a) => a.playState !== 'running' || a.effect.getComputedTiming().iterations === Infinity)"""
+
+# Pairs of the table's parts that meet, and parts out of the window; [] when all is clear,
+# null when cards began to fly while it waited.
 CLEAR_JS = """async () => {
   // The page places the middle's piles once the felt has its new size: let it.
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  // A bot's move may have come in those frames and set cards flying: not at rest, measure again.
+  if (!(FLYING_DONE)()) return null;
   const vw = window.innerWidth, vh = window.innerHeight;
   const all = (sel, name) => [...document.querySelectorAll(sel)].map((n) => [name(n), n]);
   const parts = [
@@ -65,7 +72,7 @@ CLEAR_JS = """async () => {
     }
   }
   return problems;
-}"""
+}""".replace("FLYING_DONE", FLYING_DONE_JS)
 
 
 def upload(page: Page, path: Path) -> str:
@@ -76,9 +83,24 @@ def upload(page: Page, path: Path) -> str:
     return page.locator("#added code").first.text_content().strip()
 
 
-# Finite animations only: a glowing turn marker runs forever.
-FLYING_DONE_JS = """() => document.getAnimations().every(
-  (a) => a.playState !== 'running' || a.effect.getComputedTiming().iterations === Infinity)"""
+def problems_at_rest(page: Page) -> list[str]:
+    """What overlaps or leaves the window, measured with no card flying (animate.js), before or during."""
+    for _ in range(100):
+        page.wait_for_function(FLYING_DONE_JS)
+        problems = page.evaluate(CLEAR_JS)
+        if problems is not None:
+            return problems
+    raise AssertionError("the table never came to rest: cards were flying at every look")
+
+
+def lasting_problems(page: Page) -> list[str]:
+    """``problems_at_rest``, looked at again a moment later when there are any: a bot's move drawn
+    between two looks is a frame of a new layout, a clash where things rest stays."""
+    problems = problems_at_rest(page)
+    if problems:
+        page.wait_for_timeout(300)
+        problems = problems_at_rest(page)
+    return problems
 
 
 def check_clear(page: Page, where: str, sizes: list[tuple[int, int]]) -> None:
@@ -87,9 +109,7 @@ def check_clear(page: Page, where: str, sizes: list[tuple[int, int]]) -> None:
     for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(60)
-        # A card still flying to its place (animate.js) may cross anything: measure where things rest.
-        page.wait_for_function(FLYING_DONE_JS)
-        problems = page.evaluate(CLEAR_JS)
+        problems = lasting_problems(page)
         if problems:
             page.screenshot(path=str(ARTIFACTS / f"recycle-clash-{where}-{width}x{height}.png"))
         assert problems == [], f"{where} at {width}x{height}: {problems}"
