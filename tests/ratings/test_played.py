@@ -9,39 +9,19 @@ import pytest
 
 from cardtable.ratings.models import RatedMatch, Rating, RatingChange
 from cardtable.tables import events
-from cardtable.tables.authority import moving, seating
-from cardtable.tables.models import Match, MoveRecord, Table
+from cardtable.tables.authority import seating
+from cardtable.tables.models import Match, Table
 from games import get_game
 from tests.ratings.helpers import member, ranks_rated
-from tests.server.helpers import short_options
+from tests.server.helpers import hearts_with_a_takeover, play, short_options
 
 pytestmark = pytest.mark.django_db
-
-
-def play(table_id: str, rng: random.Random, moves: int | None = None) -> None:
-    """Random legal moves through ``apply_move`` until the game ends (or ``moves`` are made)."""
-    made = 0
-    table = Table.objects.get(pk=table_id)
-    while table.status == Table.PLAYING and (moves is None or made < moves):
-        game = get_game(table.game)
-        state = game.from_json(table.state)
-        seat = game.to_act(state)[0]
-        move = rng.choice(game.legal_moves(state, seat))
-        moving.apply_move(table_id, move, table.version, seat=seat, by=MoveRecord.BOT)
-        table = Table.objects.get(pk=table_id)
-        made += 1
 
 
 def test_a_game_played_with_a_takeover_is_rated_as_recorded(django_capture_on_commit_callbacks: Any) -> None:
     ann, bob, cy = member("Ann"), member("Bob"), member("Cy")
     with django_capture_on_commit_callbacks(execute=True):
-        table = seating.create_table(ann, "hearts", 3, short_options("hearts"))
-        seating.sit(table.pk, bob, 1)
-        seating.add_bot(table.pk, ann, 2, "easy")
-        seating.start(table.pk, ann)
-        play(table.pk, random.Random(3), moves=12)
-        seating.leave(table.pk, bob)
-        seating.takeover(table.pk, cy, 1)
+        table = hearts_with_a_takeover(ann, bob, cy)
         play(table.pk, random.Random(4))
     match = Match.objects.get(table=table)
     assert match.result is not None and match.left[0]["taken_by"] == cy.pk

@@ -1,4 +1,5 @@
-"""Checks shared by the server tests: what a message may contain, rebuilt from the move log."""
+"""Checks shared by the server tests: what a message may contain, rebuilt from the move log; games played
+through the authority."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import random
 import re
 from typing import Any
 
-from cardtable.tables.models import Match, Table
+from cardtable.tables.authority import moving, seating
+from cardtable.tables.models import Match, MoveRecord, Player, Table
 from cardtable.tables.replay import replay
 from games import get_game
 
@@ -100,3 +102,29 @@ def check_messages(table_id: str, received: dict[int | None, list[dict]]) -> int
 def random_move(message: dict, rng: random.Random) -> dict:
     """Pick a legal move from a state message, as a client that knows no rule would."""
     return rng.choice(message["legal_moves"])
+
+
+def play(table_id: str, rng: random.Random, moves: int | None = None) -> None:
+    """Random legal moves through ``apply_move`` until the game ends (or ``moves`` are made)."""
+    made = 0
+    table = Table.objects.get(pk=table_id)
+    while table.status == Table.PLAYING and (moves is None or made < moves):
+        game = get_game(table.game)
+        state = game.from_json(table.state)
+        seat = game.to_act(state)[0]
+        move = rng.choice(game.legal_moves(state, seat))
+        moving.apply_move(table_id, move, table.version, seat=seat, by=MoveRecord.BOT)
+        table = Table.objects.get(pk=table_id)
+        made += 1
+
+
+def hearts_with_a_takeover(ann: Player, bob: Player, cy: Player) -> Table:
+    """Ann and Bob start a three-seat Hearts game with a bot; Bob leaves and Cy takes his seat over."""
+    table = seating.create_table(ann, "hearts", 3, short_options("hearts"))
+    seating.sit(table.pk, bob, 1)
+    seating.add_bot(table.pk, ann, 2, "easy")
+    seating.start(table.pk, ann)
+    play(table.pk, random.Random(3), moves=12)
+    seating.leave(table.pk, bob)
+    seating.takeover(table.pk, cy, 1)
+    return table

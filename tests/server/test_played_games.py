@@ -14,12 +14,11 @@ from django.test.utils import CaptureQueriesContext
 
 from cardtable.tables.authority import seating
 from cardtable.tables.errors import TableError
-from cardtable.tables.models import Match, MatchPlayer, Player, Seat, Table
+from cardtable.tables.models import Match, MatchPlayer, Player, Seat
 from cardtable.tables.players import accounts
 from games import get_game
 from tests.ratings.helpers import member
-from tests.ratings.test_played import play
-from tests.server.helpers import short_options
+from tests.server.helpers import hearts_with_a_takeover, play, short_options
 from tests.server.test_accounts import finished_game
 
 pytestmark = pytest.mark.django_db
@@ -30,18 +29,6 @@ BEFORE = [("tables", "0008_accounts")]  # the last migration before MatchPlayer
 def rows(match: Match) -> set[tuple[int, int, str]]:
     """The game's holders as (player, seat, how)."""
     return set(MatchPlayer.objects.filter(match=match).values_list("player_id", "seat", "how"))
-
-
-def hearts_with_a_takeover(ann: Player, bob: Player, cy: Player) -> Table:
-    """Ann and Bob start a three-seat Hearts game with a bot; Bob leaves and Cy takes his seat over."""
-    table = seating.create_table(ann, "hearts", 3, short_options("hearts"))
-    seating.sit(table.pk, bob, 1)
-    seating.add_bot(table.pk, ann, 2, "easy")
-    seating.start(table.pk, ann)
-    play(table.pk, random.Random(3), moves=12)
-    seating.leave(table.pk, bob)
-    seating.takeover(table.pk, cy, 1)
-    return table
 
 
 @pytest.mark.django_db(transaction=True)
