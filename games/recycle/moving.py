@@ -183,16 +183,21 @@ class Moves(Choices):
 
             ends = getattr(body, "ends", None)
 
-            def until_empty(st, env):
-                if ends is not None and moved_many(st, env, ends, self.p.card_count + 1, None, node, limit):
+            def every_card(st, env):
+                # As CardStock's ProcessRepeat: as many times as the location of the first
+                # card holds cards when the repeat begins (a move onto the same place, or a
+                # remembered copy, so ends; the copies of a deck made twice all move).
+                found = source(st, env)
+                if found is None:
                     return
-                for _ in range(self.p.card_count + 1):
-                    if source(st, env) is None:
-                        return
+                count = len(st.locs.get(found[0], ()))
+                if ends is not None and moved_many(st, env, ends, count, None, node, limit):
+                    return
+                for _ in range(count):
                     tick(st, node, limit)
                     body(st, env)
 
-            return until_empty
+            return every_card
         count = self.number(count_node, scope)
         ends = getattr(body, "ends", None)
 

@@ -22,6 +22,7 @@ _VOCABULARY = """
     spades spare stack stealable stock suit sum table taken temp third throw out top total trick
     tricks trump trumps turn union upcard value values who win wins won
 """
+COMPUTED = "One of the piles"  # a place whose name the program computes in play
 _WORDS = frozenset(_VOCABULARY.split())
 _LONGEST = max(len(word) for word in _WORDS)
 
@@ -42,8 +43,14 @@ def _split(run: str) -> tuple[str, ...] | None:
     return best
 
 
-def readable(name: str) -> str:
-    """Return a program's name as words a player reads: ``TRICKSWON`` becomes ``Tricks won``."""
+def readable(name: object) -> str:
+    """Return a program's name as words a player reads: ``TRICKSWON`` becomes ``Tricks won``.
+
+    A name computed in play (``(game vloc 'C)``, a parse node, not a str) has no words
+    of its own before play: it reads "One of the piles".
+    """
+    if not isinstance(name, str):
+        return COMPUTED
     words: list[str] = []
     for part in re.split(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])", name.strip()):
         if not part:
