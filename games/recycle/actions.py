@@ -254,11 +254,11 @@ def _every_seat_moves(node: Node, body: Fn, limit: int) -> Fn | None:
             cards = locs.get((seat, kind, name))
             if not cards:
                 continue
-            card = cards.pop()
             if to is None or not same:
                 inner[var] = seat
                 to = dest(st, inner)
-            if to[0] is not None:
+            if to[0] is not None:  # a destination of nobody's: the card stays, as a move does
+                card = cards.pop()
                 pile = locs.get(to)
                 if pile is None:
                     locs[to] = [card]

@@ -196,16 +196,16 @@ def move_top(source: Fn, dest: Fn) -> Fn:
     """Return ``(move (top A) (top B))``: A's top card onto B, as the general move does it.
 
     ``source`` and ``dest`` give the keys of A and B. A card whose destination
-    has no owner (an unbound variable) leaves A and goes nowhere, as in the general move.
+    has no owner (an unbound variable) stays in A, as in the general move.
     """
 
     def move(st, env):
         cards = st.locs.get(source(st, env))
         if not cards:
             return
-        card = cards.pop()
         to = dest(st, env)
         if to[0] is not None:
+            card = cards.pop()
             pile = st.locs.get(to)
             if pile is None:
                 st.locs[to] = [card]

@@ -57,6 +57,11 @@ class Moves(Choices):
             found = source(st, env)
             if found is None:
                 return  # moving a card that is not there does nothing
+            # Both ends are found before the card leaves, as CardStock's ProcessMove does: a
+            # destination read from the card's own place ((owner (max ...)) of it) still finds it.
+            to = dest(st, env)
+            if to[0] is None:
+                return  # a destination of nobody's (an unbound variable): the card stays
             key, card = found
             if keep:  # a remembered copy: the only way, with create deck, that cards multiply
                 check_held(st, node, 1)
@@ -70,8 +75,7 @@ class Moves(Choices):
                     cards.remove(card)
                 else:
                     return
-            to = dest(st, env)
-            if where == "top" and to[0] is not None:
+            if where == "top":
                 pile = st.locs.get(to)
                 if pile is None:
                     st.locs[to] = [card]

@@ -48,6 +48,10 @@ class Program(Actions):
         self._by_name: dict[str, list[int]] = {}  # cards_named's index, of the first _named cards
         self._named = 0
         self.player_count = 0  # set by the setup
+        # Each create deck form's cards, (first, end): a form run again (a repeat) makes copies
+        # of the same numbers. The first ``setup_cards`` are made in the setup (conservation.py).
+        self.decks: list[tuple[int, int]] = []
+        self.setup_cards = 0
         self.teams: list[list[int]] = []
         self.team_of: list[int] = []
         root = parse(text)
@@ -127,6 +131,7 @@ class Program(Actions):
                 self.team_of[p] = len(self.teams)
                 self.teams.append([p])
         self.setup_actions = [self.action(n, {}) for n in rest]
+        self.setup_cards = len(self.card_attrs)
 
     def deck_cards(self, node: Node) -> list[int]:
         """Make the cards of a ``create deck`` form; return their numbers."""
@@ -134,6 +139,7 @@ class Program(Actions):
         if made is None:
             raise node.error(f"more than {MAX_CARDS} cards in the game")
         first = len(self.card_attrs)
+        self.decks.append((first, first + len(made)))
         self.card_attrs.extend(made)
         self.names.extend(card_name(attrs) for attrs in made)
         # Moves and their order, made once: {"play": name}, sorted by the project's card order.

@@ -38,9 +38,10 @@ def test_a_location_named_in_play_is_read_and_moved_to_under_that_name() -> None
  (scoring max 0))"""
     )
     state = game.new(None, None, 0)
-    # Each card goes where the rank of the card left on top of A after it moved names.
-    assert names(game, state, (GAME, "iloc", "THREE")) == ["4H"]
-    assert names(game, state, (GAME, "iloc", "TWO")) == ["3H"]
+    # Each card goes where its own rank names: the destination is read before the card leaves
+    # the top of A (as CardStock's ProcessMove reads both ends first).
+    assert names(game, state, (GAME, "iloc", "FOUR")) == ["4H"]
+    assert names(game, state, (GAME, "iloc", "THREE")) == ["3H"]
     assert names(game, state, (0, "iloc", "HAND")) == ["2H", "AH"]
     assert [state.sto.get((GAME, n)) for n in ("TWO", "FEW", "ALL")] == [1, 1, 2]
     assert game.legal_moves(state, 0) == [{"play": "AH"}, {"play": "2H"}]
