@@ -2,8 +2,9 @@
 
 ``add`` compiles a pasted or uploaded description (a bad one fails with its
 line and column), plays up to ``CHECK_GAMES`` games with random players to show
-it ends (a game that stalls, by moves or by time, is refused with the reason),
-and stores it as a ``StoredGame``; the title and description may be left empty
+it plays as written (``games.recycle.playcheck``: a game that stalls, by moves or
+by time, loses or duplicates a card, or in which a seat never moves, is refused
+with the reason), and stores it as a ``StoredGame``; the title and description may be left empty
 (``title_from``: the file's first comment or its name; the rules text opens
 with the file's leading comments). ``edit`` changes a stored game's title and
 description. ``find`` and ``listing`` are the source
@@ -14,10 +15,8 @@ description is compiled once per process, not on every move.
 
 from __future__ import annotations
 
-import random
 import re
 import threading
-import time
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -28,6 +27,7 @@ from games.engine import Game, GameError
 from games.recycle import RecycleError, loads
 from games.recycle.forms import leading_comments
 from games.recycle.game import RecycleGame, slug
+from games.recycle.playcheck import play_check
 
 PREFIX = "recycle_"
 CHECK_GAMES = 100
@@ -94,48 +94,19 @@ def listing() -> list[Game]:
 def check(game: Game, games: int = CHECK_GAMES) -> dict[str, Any]:
     """Play up to ``games`` games with random players from seeds 0, 1, ...; return their figures.
 
-    Raises ``GameError`` naming the game that does not end within the
-    interpreter's bounds or within ``GAME_SECONDS`` (it stalls). After
-    ``MIN_CHECK_GAMES`` games, the check stops once ``CHECK_SECONDS`` have passed.
+    The playing and watching is ``games.recycle.playcheck.play_check``. Raises
+    ``GameError`` with its reason when the game does not play as written: a game
+    does not end within the interpreter's bounds or within ``GAME_SECONDS`` (it
+    stalls), a card is lost or duplicated, no player moves, a seat never moves,
+    or nobody holds a card. After ``MIN_CHECK_GAMES`` games, the check stops once
+    ``CHECK_SECONDS`` have passed.
     """
-    started = time.perf_counter()
-    moves: list[int] = []
-    wins = [0] * game.info.default_players
-    for seed in range(games):
-        if seed >= MIN_CHECK_GAMES and time.perf_counter() - started > CHECK_SECONDS:
-            break
-        state = game.new(None, None, seed)
-        rng = random.Random(seed)
-        count = 0
-        deadline = time.perf_counter() + GAME_SECONDS
-        try:
-            while not game.is_over(state):
-                if time.perf_counter() > deadline:
-                    raise GameError(
-                        f"random game {seed + 1} of {games} stalled: it had not ended after "
-                        f"{GAME_SECONDS:g} seconds ({count} moves played)"
-                    )
-                seat = game.to_act(state)[0]
-                game.advance(state, seat, game.random_move(state, seat, rng))
-                count += 1
-        except GameError as error:
-            if "stalled" in str(error):
-                raise
-            raise GameError(f"random game {seed + 1} of {games} failed: {error}") from None
-        result = game.result(state)
-        if result.get("error"):
-            raise GameError(f"random game {seed + 1} of {games} did not end: {result['error']}")
-        moves.append(count)
-        for seat in result["winners"]:
-            wins[seat] += 1
-    games = len(moves)
-    return {
-        "games": games,
-        "moves_mean": round(sum(moves) / games, 1),
-        "moves_max": max(moves),
-        "wins": wins,
-        "seconds": round(time.perf_counter() - started, 2),
-    }
+    report = play_check(
+        game, games, seconds=CHECK_SECONDS, min_games=MIN_CHECK_GAMES, game_seconds=GAME_SECONDS
+    )
+    if report.problem is not None:
+        raise GameError(report.problem)
+    return report.figures()
 
 
 def title_from(text: str, filename: str = "") -> str:
