@@ -6,14 +6,15 @@ For each folder it prints how many files load, how many play every game to the
 end, and each file that fails with its first error, grouped by reason. The team
 runs it against CardStock's own game folders (docs/recycle.md, "Coverage").
 
-A file "plays" when every game reaches its end with uniformly random moves
-within the interpreter's bounds (a game that passes one stops with its error).
+A file "plays" when ``games.recycle.playcheck.play_check`` finds nothing wrong in
+its games with uniformly random moves: each ends by its own end condition within
+the interpreter's bounds, no card is lost or duplicated after any move, every
+seat moves, and some seat holds a card.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import re
 import sys
 import time
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import GameError
 from games.recycle import load
+from games.recycle.playcheck import play_check
 
 
 def play_file(path: Path, games: int) -> tuple[str, str]:
@@ -34,21 +36,10 @@ def play_file(path: Path, games: int) -> tuple[str, str]:
     except GameError as error:
         return "read", str(error)
     except Exception as error:  # a crash is what this script looks for
-        return "read", f"CRASH {type(error).__name__}: {error}"
-    for seed in range(games):
-        try:
-            state = game.new(None, None, seed)
-            rng = random.Random(seed)
-            while not game.is_over(state):
-                (seat,) = game.to_act(state)
-                game.apply(state, seat, game.random_move(state, seat, rng))
-        except GameError as error:
-            return "load", str(error)
-        except Exception as error:
-            return "load", f"CRASH {type(error).__name__}: {error} ({_where(error)})"
-        error = game.result(state).get("error")
-        if error:
-            return "load", error
+        return "read", f"CRASH {type(error).__name__}: {error} ({_where(error)})"
+    report = play_check(game, games, seconds=float("inf"))
+    if report.problem is not None:
+        return "load", report.problem
     return "play", ""
 
 
@@ -59,6 +50,7 @@ def _where(error: Exception) -> str:
 
 def reason_of(message: str) -> str:
     """Return a message without its place and quoted details, to group files by reason."""
+    message = re.sub(r"^random game \d+ of \d+ (failed|did not end|stalled)(: |\b)", "", message)
     message = re.sub(r"^line \d+, column \d+: ", "", message)
     message = re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "_", message)
     return message[:100]

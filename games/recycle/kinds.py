@@ -96,7 +96,10 @@ class Kinds:
         if kind == NOTHING:
             return kinds[0]
         if kind not in kinds:
-            raise node.error(f"expected a {' or '.join(kinds)} here, not a {kind}")
+            # CrazyEights4.gdl's (top (game str SUIT)): say what to write instead.
+            stored_word = kind == STR and LOC in kinds
+            hint = "; a stored word is no place: use it where the word goes" if stored_word else ""
+            raise node.error(f"expected a {' or '.join(kinds)} here, not a {kind}{hint}")
         return kind
 
     def constant(self, node: Node) -> tuple[bool, Any]:

@@ -134,6 +134,10 @@ def _one_game(
         raise _Refused(f"{label} failed: {error}") from None
     except RecursionError:
         raise _Refused(f"{label} failed: the description recursed too deeply") from None
+    except _Refused:
+        raise
+    except Exception as error:  # a fault of the interpreter: a refusal with its name, never a crash
+        raise _Refused(f"{label} failed: the interpreter stopped ({type(error).__name__}: {error})") from None
     result = game.result(state)
     if result.get("error"):
         raise _Refused(f"{label} did not end: {result['error']}")

@@ -18,6 +18,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from games.recycle.errors import RecycleError
+from games.recycle.hints import advice
 
 MAX_CHARS = 200_000
 MAX_DEPTH = 100
@@ -143,7 +144,10 @@ def parse(text: str) -> Node:
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as error:
-        raise RecycleError(_unexpected(text, error.pos_in_stream), error.line, error.column) from None
+        word = re.match(r"[a-z]+", text[error.pos_in_stream :])
+        hint = advice(text, error.line, error.column, word.group() if word else "")
+        message = _unexpected(text, error.pos_in_stream) + (f": {hint}" if hint else "")
+        raise RecycleError(message, error.line, error.column) from None
     except UnexpectedEOF as error:
         expected = ", ".join(sorted(_readable(e) for e in error.expected)[:6])
         lines = text.splitlines() or [""]
@@ -153,7 +157,9 @@ def parse(text: str) -> Node:
     except UnexpectedToken as error:
         got = "end of the description" if error.token.type == "$END" else repr(str(error.token))
         expected = ", ".join(sorted(_readable(e) for e in error.expected)[:8])
-        raise RecycleError(f"unexpected {got} (expected {expected})", error.line, error.column) from None
+        hint = advice(text, error.line, error.column, got)  # what to write instead, where known
+        message = f"unexpected {got} (expected {expected})" + (f": {hint}" if hint else "")
+        raise RecycleError(message, error.line, error.column) from None
     except UnexpectedInput as error:  # pragma: no cover - the three above are every kind Lark raises
         raise RecycleError(str(error), getattr(error, "line", None), getattr(error, "column", None)) from None
     return _Build().transform(tree)
