@@ -11,6 +11,7 @@ from cardtable.dashboard import designjobs, recycle_games
 from cardtable.dashboard.models import StoredGame
 from games.engine import GameError
 from games.recycle import library, loads
+from tests.games.recycle.test_played_as_written import COLOUR_PILES
 
 pytestmark = pytest.mark.django_db
 URL = "/staff/games/"
@@ -63,3 +64,12 @@ def test_a_game_that_plays_keeps_its_figures_per_seat() -> None:
     assert checked["games"] == 5 and len(checked["seat_moves"]) == 4
     assert all(moves > 0 for moves in checked["seat_moves"])
     assert checked["dealt"] == [5.0, 5.0, 5.0, 5.0]
+
+
+def test_a_game_with_places_named_in_play_is_added(staff_client: Client) -> None:
+    # Lost Cities' shape (a pile per colour, named in play) was an HTTP 500 on upload.
+    response = staff_client.post(
+        URL, {"name": "Colours", "text": "", "file": SimpleUploadedFile("c.rcy", COLOUR_PILES.encode())}
+    )
+    assert response.status_code == 201, response.content.decode()[:800]
+    assert StoredGame.objects.get().checked["seat_moves"][1] > 0
