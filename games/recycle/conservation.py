@@ -31,10 +31,11 @@ def card_places(state: RecycleState) -> Counter[int]:
     return counts
 
 
-def deck_copies(program: Program, state: RecycleState) -> list[int]:
+def deck_copies(program: Program, state: RecycleState | Counter[int]) -> list[int]:
     """Return, per ``create deck`` form, how many copies of its cards lie in the places
-    (its most common count: a card lost or duplicated differs from it)."""
-    counts = card_places(state)
+    (its most common count: a card lost or duplicated differs from it). ``state`` may be
+    ``card_places`` of a state, counted once."""
+    counts = state if isinstance(state, Counter) else card_places(state)
     copies = []
     for first, end in program.decks:
         tally = Counter(counts[card] for card in range(first, end))
@@ -43,18 +44,24 @@ def deck_copies(program: Program, state: RecycleState) -> list[int]:
 
 
 def conservation_faults(
-    program: Program, state: RecycleState, start: RecycleState | None = None
+    program: Program, state: RecycleState, start: RecycleState | Counter[int] | None = None
 ) -> list[str]:
     """Return what breaks conservation in ``state`` ([] when nothing does), in words.
 
-    With ``start`` (the same game as play began), a deck made in the setup must
+    With ``start`` (the same game as play began, or its ``card_places`` counted
+    once, as a check after every move passes it), a deck made in the setup must
     still have its copies of then, and a deck made during play at least as many.
     """
     counts = card_places(state)
+    start_counts = None
+    if start is not None:
+        start_counts = start if isinstance(start, Counter) else card_places(start)
+        if counts == start_counts:  # the usual case, at the speed of a dict comparison
+            return []
     known = range(program.card_count)
     faults = [f"{card!r} is not a card of the game" for card in counts if card not in known]
-    copies = deck_copies(program, state)
-    before = deck_copies(program, start) if start is not None else None
+    copies = deck_copies(program, counts)
+    before = deck_copies(program, start_counts) if start_counts is not None else None
     for deck, (first, end) in enumerate(program.decks):
         want = copies[deck]
         if before is not None and (first < program.setup_cards or copies[deck] < before[deck]):

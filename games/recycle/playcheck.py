@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import Game, GameError
-from games.recycle.conservation import conservation_faults
+from games.recycle.conservation import card_places, conservation_faults
 from games.recycle.game import RecycleGame
 from games.recycle.state import RecycleState
 
@@ -110,7 +110,7 @@ def _one_game(
     count = 0
     try:
         state = game.new(None, None, seed)
-        start = state.copy() if program is not None else None
+        start = card_places(state) if program is not None else None  # counted once, compared each move
         first = True
         rng = random.Random(seed)
         deadline = time.perf_counter() + game_seconds
