@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,8 @@ class PlayReport:
     dealt: list[float] = field(default_factory=list)  # cards each seat holds at the first choice, a mean
     held: list[bool] = field(default_factory=list)  # whether each seat held a card at a choice ([]: unknown)
     wins: list[int] = field(default_factory=list)
+    # Where each game ended: its outermost stage's end condition, "line 60, column 3".
+    ends: list[str] = field(default_factory=list)
     seconds: float = 0.0
     problem: str | None = None
 
@@ -112,6 +115,7 @@ def _one_game(
         state = game.new(None, None, seed)
         start = card_places(state) if program is not None else None  # counted once, compared each move
         first = True
+        stages: list[int] = []
         rng = random.Random(seed)
         deadline = time.perf_counter() + game_seconds
         while not game.is_over(state):
@@ -123,6 +127,7 @@ def _one_game(
                     f"{label} stalled: it had not ended after {game_seconds:g} seconds ({count} moves played)"
                 )
             seat = game.to_act(state)[0]
+            stages = [frame[0] for frame in state.frames]  # the stages running before the move
             game.advance(state, seat, game.random_move(state, seat, rng))
             count += 1
             report.seat_moves[seat] += 1
@@ -143,6 +148,10 @@ def _one_game(
         raise _Refused(f"{label} did not end: {result['error']}")
     report.games += 1
     report.moves.append(count)
+    if program is not None and len(stages) > 1:
+        # The outermost stage running before the last move ended after it: by its end condition.
+        end = program.stages[stages[1]][3].args[1]
+        report.ends.append(f"line {end.line}, column {end.column}")
     for seat in result["winners"]:
         report.wins[seat] += 1
 
@@ -175,8 +184,10 @@ def _who_plays(report: PlayReport) -> str | None:
             who, verb = "players " + _joined([str(seat + 1) for seat in idle]), "never move"
         else:
             who, verb = f"player {idle[0] + 1}", "never moves"
+        ends = Counter(report.ends).most_common(1)
+        where = f", by the end condition at {ends[0][0]}" if ends else ""
         return (
-            f"{who} {verb} in {games} random games: the game ends first "
+            f"{who} {verb} in {games} random games: the game ends first{where} "
             f"(moves a game: {moving}; {sum(report.moves) / games:.1f} in all)"
         )
     if report.held and not any(report.held):

@@ -111,7 +111,8 @@ ONE_SEAT = """(game
 def test_the_report_names_the_seats_that_never_move() -> None:
     report = play_check(loads(ONE_SEAT, "One seat"), 5)
     assert report.problem is not None and report.problem.startswith(
-        "players 2 and 3 never move in 5 random games: the game ends first"
+        "players 2 and 3 never move in 5 random games: the game ends first, "
+        "by the end condition at line 3, column 16 (moves a game: player 1 1.0; 1.0 in all)"
     )
     assert report.figures()["seat_moves"] == [1.0, 0.0, 0.0]
     assert report.figures()["dealt"] == [1.0, 0.0, 0.0]
