@@ -42,6 +42,13 @@ def _split(run: str) -> tuple[str, ...] | None:
     return best
 
 
+def spelled_out(name: str) -> bool:
+    """Return whether every part of a program's name is a word ``readable`` knows
+    (``TRICKSWON`` is; ``NUMP``, ``TSCORE`` are not)."""
+    parts = [p for p in re.split(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])", name.strip()) if p]
+    return bool(parts) and all(_split(p.lower()) is not None for p in parts)
+
+
 def readable(name: str) -> str:
     """Return a program's name as words a player reads: ``TRICKSWON`` becomes ``Tricks won``."""
     words: list[str] = []
