@@ -62,7 +62,8 @@ def has_tricks(program: Program) -> bool:
     """Return whether someone takes a trick: the owner of the best card of a place named
     like a trick (``TRICK``, ``PLAY...``) is found, as CardStock's trick games do."""
     for node in walk(program.stages[0][3]):
-        if node.kind == "owner" and node.args and getattr(node.args[0], "kind", "") in ("max_card", "min_card"):
+        best = node.args[0] if node.kind == "owner" and node.args else None
+        if getattr(best, "kind", "") in ("max_card", "min_card"):
             places = [n.args[-1] for n in walk(node) if n.kind in ("owned_location", "game_location")]
             if any(isinstance(p, str) and re.search("TRICK|PLAY|LEAD", p) for p in places):
                 return True
@@ -99,7 +100,7 @@ def findings(program: Program, goal: str, paragraphs: list[str], source: str) ->
     if "Names used below" in text:
         out.append(("names used below", ""))
     variables, names = program_names(program)
-    for variable in sorted(variables):
+    for variable in sorted(variables - names):  # a name also a place's or count's: checked below
         if any(pattern.search(text) for pattern in _spoken(variable)):
             out.append(("variable letter", variable))
     for name in sorted(names - variables):

@@ -11,6 +11,7 @@ ends and who wins) and a glossary of the program's names. The words come from
 from __future__ import annotations
 
 import re
+from contextlib import ExitStack
 from dataclasses import dataclass
 
 from games.recycle.forms import is_kind, leading_comments, sentence, walk, walk_scoped
@@ -118,8 +119,15 @@ class _Describer(SetupText):
 
     def kinds_of_move(self, option: Node) -> list[str]:
         """Say what sort of move an option of a choice is: play, draw, take, pass, bet..."""
+        with ExitStack() as bound:
+            return self._kinds_of_move(option, bound)
+
+    def _kinds_of_move(self, option: Node, bound: ExitStack) -> list[str]:
         out = []
         for node, scope in walk_scoped(option, {}):
+            for var, over in scope.items():  # the items a choice picks, named as they are
+                if self.say.called(var) is None:
+                    bound.enter_context(self.say.bind(var, self.say.noun(over, var, option)))
             if node.kind == "set" and self._declares(node):
                 return [self.say.value(node.args[1])]  # a word the player says: "check", "fold"
             if node.kind == "move":
@@ -130,7 +138,7 @@ class _Describer(SetupText):
                 elif dst.startswith("your") and src.startswith("the "):
                     out.append(f"draw from {src} to {dst}")
                 elif dst.startswith("your"):
-                    src = re.sub(r"^[A-Z][A-Z0-9]?'s ", "another player's ", src)
+                    src = re.sub(r"^(that|the other) player's ", "another player's ", src)
                     out.append(f"take cards from {src} to {dst}")
                 else:
                     out.append(f"move a card from {src} to {dst}")

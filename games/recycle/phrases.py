@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from games.recycle.names import readable
+from games.recycle.phrases_scope import Bindings
 from games.recycle.syntax import Node
 
 # Card attribute values as a player says them (RANK A is "ace", TWO is "2").
@@ -31,9 +32,14 @@ _TEAM_WHO = {
     "next": "the next player's team",
     "previous": "the previous player's team",
 }
-_CARD_SOURCES = frozenset(
-    {"game_location", "owned_location", "top_n", "bottom_n", "union", "sort", "intersect", "disjunction"}
-)
+# A count whose name already says it is a number ("your Score"); any other reads "the Broken count".
+_COUNTING = frozenset(
+    {
+        "score", "scores", "points", "count", "total", "sum", "bid", "bids", "bet", "bets", "pot",
+        "chips", "level", "round", "rounds", "lives", "life", "won",
+    }
+)  # fmt: skip
+_FACE = {"hloc": "face-down ", "vloc": "face-up ", "iloc": "", "mem": "remembered "}
 LOCATION_KINDS = {
     "iloc": "seen only by its owner",
     "vloc": "face up, seen by everyone",
@@ -56,8 +62,8 @@ def possessive(owner: str) -> str:
     """Return ``owner``'s possessive: "you" is "your", "P" is "P's"."""
     if owner == "you":
         return "your"
-    if owner == "your team":
-        return "your team's"
+    if owner == "it":
+        return "its"
     return owner + "'s"
 
 
@@ -76,11 +82,15 @@ def series(items: list[str], joiner: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {joiner} " + items[-1]
 
 
-class ValuePhrases:
-    """Says the operands of one description; ``declared`` names its declared variables."""
+def count_name(name: str) -> str:
+    """Return a stored number's name as a count: "Score", "Broken count"."""
+    said = place(name)
+    return said if said.split()[-1].lower() in _COUNTING else f"{said} count"
 
-    def __init__(self, declared: frozenset[str] = frozenset()) -> None:
-        self.declared = declared
+
+class ValuePhrases(Bindings):
+    """Says the operands of one description (its declared names and card attributes:
+    ``Bindings``)."""
 
     # Values -----------------------------------------------------------------
 
@@ -101,8 +111,19 @@ class ValuePhrases:
         return place(name) if isinstance(name, str) else self.value(name)
 
     def _v_var(self, name: str) -> str:
-        # A declared name or a long one reads as words ('PLAYABLE: "Playable"); a letter stays.
-        return place(name) if name in self.declared or len(name) > 2 else name
+        return self.say_var(name)
+
+    def _names_list(self, names: tuple, noun: str = "", joiner: str = "or") -> str:
+        """Say a list of NAMEs: "ace, 2 or king"; places as they are named ("One, Two")."""
+        return series([place(n) if noun == "place" else word(n) for n in names], joiner)
+
+    def _placed(self, kind: str, name: object) -> str | None:
+        """Say a place a loop names (``('P hloc 'L)``): "face-down place", else None."""
+        if isinstance(name, Node) and name.kind == "var" and self.called(name.args[0]):
+            called = self.called(name.args[0]) or ""
+            noun = called.removeprefix("that ").removeprefix("the ")
+            return f"{_FACE.get(kind, '')}{noun}"
+        return None
 
     def _v_name(self, name: str) -> str:
         return "none" if name == "NONE" else word(name)
@@ -117,19 +138,22 @@ class ValuePhrases:
         return "the teams"
 
     def _v_game_location(self, kind: str, name: object) -> str:
-        return "the " + self._name(name)
+        return "the " + (self._placed(kind, name) or self._name(name))
 
     def _v_owned_location(self, owner: Node, kind: str, name: object) -> str:
-        return owned(self.value(owner), self._name(name))
+        return owned(self.value(owner), self._placed(kind, name) or self._name(name))
 
     def _v_game_storage(self, name: object) -> str:
-        return "the game's " + self._name(name)
+        return "the " + (count_name(name) if isinstance(name, str) else self.value(name))
 
     def _v_owned_storage(self, owner: Node, name: object) -> str:
-        return owned(self.value(owner), self._name(name))
+        return owned(self.value(owner), count_name(name) if isinstance(name, str) else self.value(name))
 
-    _v_game_string = _v_game_storage
-    _v_owned_string = _v_owned_storage
+    def _v_game_string(self, name: object) -> str:
+        return "the " + self._name(name)
+
+    def _v_owned_string(self, owner: Node, name: object) -> str:
+        return owned(self.value(owner), self._name(name))
 
     def _v_game_points(self, name: object) -> str:
         return f"the {self._name(name)} points"
@@ -151,6 +175,8 @@ class ValuePhrases:
         return possessive(self.value(of)) + " team"
 
     def _v_owner(self, of: Node) -> str:
+        if isinstance(of, Node) and of.kind in ("max_card", "min_card"):
+            return f"whoever has {self.value(of)}"
         return f"the owner of {self.value(of)}"
 
     def _v_other_players(self) -> str:
@@ -189,14 +215,17 @@ class ValuePhrases:
     def _v_union(self, *parts: Node) -> str:
         if len(parts) == 1 and isinstance(parts[0], Node) and parts[0].kind == "agg":
             _, over, var, body = parts[0].args
-            said = self.value(body)
-            if isinstance(over, Node) and over.kind in ("all_players", "all_teams", "other_players"):
-                whom = {"all_players": "every player", "all_teams": "every team"}.get(
-                    over.kind, "every other player"
-                )
-                if f"{var}'s" in said:
-                    return said.replace(f"{var}'s", f"{whom}'s") + " together"
-            return f"the cards of {said} for {self._domain(over, var, 'every')}"
+            noun = self.noun(over, var, body)
+            with self.bind(var, noun) as called:
+                said = self.value(body)
+            if noun in ("player", "team") and said.count(called) == 1 and said.startswith(f"{called}'s "):
+                whom = self.domain(over, var, "every")
+                return said.replace(f"{called}'s", f"{whom}'s") + " together"
+            if noun == "place" and said.endswith(noun) and called not in said:
+                resolved = self.resolve(over)
+                names = f" ({self._names_list(resolved.args, noun, 'and')})" if is_names(resolved) else ""
+                return f"all of {said}s{names}"
+            return f"the cards of {said} for {self.domain(over, var, 'every', body)}"
         return series([self.value(p) for p in parts]) + (" together" if len(parts) > 1 else "")
 
     def _v_intersect(self, *parts: Node) -> str:
@@ -236,30 +265,65 @@ class ValuePhrases:
     def _v_fibonacci(self, of: Node) -> str:
         return f"the Fibonacci number of {self.value(of)}"
 
+    def where(self, var: object, condition: Node, noun: str, called: str | None = None) -> str:
+        """Say a filter's condition on its item ``var``: "whose rank is 8", "where ..."."""
+        with self.bind(var, noun, called) as called:
+            said = self.value(condition)
+        lead = re.match(rf"the ([a-z]+(?: [a-z]+)?) of {re.escape(called)}\b", said)
+        if lead:
+            said = "whose " + lead.group(1) + said[lead.end() :]
+        elif said.startswith(f"{called}'s "):
+            said = "whose " + said[len(called) + 3 :]
+        else:
+            return "where " + said
+        said = re.sub(rf"\bthe ([a-z]+) of {re.escape(called)}\b", r"its \1", said)
+        said = said.replace(f"{called}'s ", "its ")
+        for joiner, said_as in (("; or its ", " or whose "), ("; and its ", " and whose ")):
+            said = said.replace(joiner, said_as)
+        said = said.replace("; its ", ", whose ")
+        return said.replace(" or its ", " or whose ").replace(" and its ", " and whose ")
+
     def _v_filter(self, of: Node, var: str, condition: Node) -> str:
-        return f"the cards {self._v_var(var)} of {self.value(of)} where {self.value(condition)}"
+        noun = self.noun(of)
+        if noun in ("player", "team"):
+            return f"{self.value(of)} {self.where(var, condition, noun)}"
+        return f"the {noun}s of {self.value(of)} {self.where(var, condition, noun)}"
 
     def _v_size(self, of: Node) -> str:
         if isinstance(of, Node) and of.kind == "filter":
             return f"the number of {self._such(of)}"
+        noun = self.noun(of)
+        if noun in ("player", "team", "group", "number"):
+            return f"the number of {self.value(of).removeprefix('the ')}"
         return f"the number of cards in {self.value(of)}"
 
-    def _such(self, of: Node, noun: str = "cards") -> str:
-        """Say a filter as "cards C in your Hand where ..." (``noun``: "card" for one)."""
-        var, where = self._v_var(of.args[1]), self.value(of.args[2])
-        return f"{noun} {var} in {self.value(of.args[0])} where {where}"
+    def _such(self, of: Node, many: bool = True) -> str:
+        """Say a filter as "cards in your Hand whose ..." (one: "card in ...")."""
+        noun = self.noun(of.args[0])
+        where = self.where(of.args[1], of.args[2], noun)
+        if noun in ("player", "team"):
+            return f"{noun}{'s' * many} of {self.value(of.args[0])} {where}"
+        return f"{noun}{'s' * many} in {self.value(of.args[0])} {where}"
 
     def _v_sum(self, of: Node, using: Node) -> str:
-        return f"the total of {self.value(of)} in {self._points(using)}"
+        cards = self.value(of).removeprefix("the cards of ")
+        return f"the total {self.points_name(using)} of the cards in {cards}"
+
+    def points_name(self, using: object) -> str:
+        """Say what a point map counts: "Penalty value" (a ``put points`` variable is a map too)."""
+        if isinstance(using, Node) and using.kind == "var" and isinstance(using.args[0], str):
+            return f"{place(using.args[0])} value"
+        if isinstance(using, Node) and using.kind in ("game_points", "owned_points"):
+            name = using.args[-1]
+            return f"{self._name(name)} value"
+        return f"value by {self.value(using)}"
 
     def _points(self, using: object) -> str:
-        """Say a point map: "the Score points" (a ``put points`` variable is a map too)."""
-        if isinstance(using, Node) and using.kind == "var":
-            return f"the {self._v_var(using.args[0])} points"
-        return self.value(using)
+        """Say a point map where it orders cards: "their Ranking value"."""
+        return f"their {self.points_name(using)}"
 
     def _v_score(self, of: Node, using: Node) -> str:
-        return f"the value of {self.value(of)} in {self._points(using)}"
+        return f"the {self.points_name(using)} of {self.value(of)}"
 
     def _v_cardatt(self, attr: Node, card: Node) -> str:
         return f"the {self.value(attr).lower()} of {self.value(card)}"
@@ -268,13 +332,18 @@ class ValuePhrases:
         return f"{self.value(left)} {_ARITH.get(op, op)} {self.value(right)}"
 
     def _v_compare(self, op: str, left: Node, right: Node) -> str:
+        said = self._compared(op, left, right)
+        # "all of your face-down places are empty": a plural subject takes "are".
+        return re.sub(r"^(all of [^;]*?\)) is\b", r"\1 are", said)
+
+    def _compared(self, op: str, left: Node, right: Node) -> str:
         if (
             isinstance(left, Node)
             and left.kind == "size"
             and isinstance(right, Node)
             and right.kind == "number"
         ):
-            of = left.args[0]
+            of = self.resolve(left.args[0])
             if (
                 isinstance(of, Node)
                 and of.kind == "filter"
@@ -282,7 +351,7 @@ class ValuePhrases:
                 and op in ("==", "<=", "!=", ">")
             ):
                 there = "there is no" if op in ("==", "<=") else "there is a"
-                return f"{there} {self._such(of, 'card')}"
+                return f"{there} {self._such(of, many=False)}"
             if right.args[0] == 0 and op in ("==", "<="):
                 return f"{self.value(of)} is empty"
             if right.args[0] == 0 and op in ("!=", ">"):
@@ -297,46 +366,29 @@ class ValuePhrases:
         return f"it is not so that {self.value(of)}"
 
     def _v_names(self, *names: str) -> str:
-        return series([word(n) for n in names], "or")
+        return self._names_list(names)
 
     def _v_agg(self, quantifier: str, over: Node, var: str, body: Node) -> str:
         which = "some" if quantifier == "any" else "every"
-        return f"for {self._domain(over, var, which)}, {self.value(body)}"
+        noun = self.noun(over, var, body)
+        with self.bind(var, noun) as called:
+            said = self.value(body)
+        domain = self.domain(over, var, which, body)
+        if said.count(called) == 1 and said.startswith(f"{called}'s ") and " " not in domain.split(" ", 1)[1]:
+            return f"{domain}'s " + said[len(called) + 3 :]
+        return f"for {domain}, {said}"
 
-    def chosen(self, over: object, var: str, which: str) -> str:
-        """Say one item ``var`` of ``over``: "a card C of your Hand where ...", "each player P"."""
-        noun = self.noun(over)
-        shown = self._v_var(var)
-        head = f"{which} {noun} {shown}" if noun else (shown if which == "a" else f"{which} {shown}")
+    def chosen(self, over: object, var: str, which: str, body: object = None) -> str:
+        """Say one item ``var`` of ``over`` as a choice or loop introduces it ("a card of your
+        Hand whose rank is 8", "each player"); the caller binds ``var`` for the body."""
+        head = self.domain(over, var, which, body)
+        over = self.resolve(over)
         if isinstance(over, Node) and over.kind == "filter":
-            # The filter's own variable is the one chosen: say it once ("a card C of your Hand where...").
-            where = re.sub(rf"\b{re.escape(self._v_var(over.args[1]))}\b", shown, self.value(over.args[2]))
-            return f"{head} of {self.value(over.args[0])} where {where}"
-        if isinstance(over, Node) and over.kind in ("all_players", "all_teams"):
-            return head
-        return (
-            f"{head} from {self.value(over)}"
-            if which == "a" and not noun
-            else f"{head} of {self.value(over)}"
-        )
+            called = self.called(var)
+            return f"{head} {self.where(over.args[1], over.args[2], self.noun(over), called)}"
+        return head
 
-    def noun(self, over: object) -> str:
-        """Return what a collection holds: "player", "team", "card", or '' when not known."""
-        if not isinstance(over, Node):
-            return ""
-        if over.kind in ("all_players", "other_players"):
-            return "player"
-        if over.kind in ("all_teams", "other_teams"):
-            return "team"
-        if over.kind == "filter":
-            return self.noun(over.args[0])
-        return "card" if over.kind in _CARD_SOURCES else ""
 
-    def _domain(self, over: Node, var: str, which: str) -> str:
-        if isinstance(over, Node) and over.kind == "all_players":
-            return f"{which} player {var}"
-        if isinstance(over, Node) and over.kind == "all_teams":
-            return f"{which} team {var}"
-        if isinstance(over, Node) and over.kind == "other_players":
-            return f"{which} other player {var}"
-        return f"{which} {var} of {self.value(over)}"
+def is_names(node: object) -> bool:
+    """Return whether ``node`` is a list of NAMEs."""
+    return isinstance(node, Node) and node.kind == "names"

@@ -19,7 +19,14 @@ class SetupText(TrickRules):
     def __init__(self, program: Program, text: str) -> None:
         self.program = program
         self.root: Node = program.stages[0][3]
-        self.say = Phrases(frozenset(program.declared))
+        attributes: dict[str, set[str]] = {}
+        for card in program.card_attrs:
+            for attr, value in card.items():
+                attributes.setdefault(attr, set()).add(value)
+        self.say = Phrases(
+            {name: node for name, (_, _, _, node) in program.declared.items()},
+            {attr: frozenset(values) for attr, values in attributes.items()},
+        )
         self.lines = text.removeprefix("\ufeff").splitlines()
         self.team_vars = {
             n.args[2] for n in walk(self.root) if n.kind == "agg" and is_kind(n.args[1], "all_teams")
@@ -129,9 +136,5 @@ class SetupText(TrickRules):
         return sentence("Setup: " + "; ".join(said)) if said else ""
 
     def names(self) -> str:
-        """Say what each name declared at the top of the description stands for."""
-        said = [
-            f"{place(name)} is {self.say.value(node)}"
-            for name, (_, _, _, node) in self.program.declared.items()
-        ]
-        return sentence("Names used below: " + "; ".join(said)) if said else ""
+        """Return '': a name declared at the top is said as its value wherever it is used."""
+        return ""
