@@ -24,7 +24,7 @@ _VOCABULARY = """
     alone avoid bad bags bounty close color colour course current drawn face from gift is level
     lives life mess middle move moved my one two three four five six passing phase pips pot positive
     quack quacked raise ready reveal sequence smudge start state testing turned up war water winner
-    highest bids simon primiera assassinatable size knock
+    highest bids simon primiera assassinatable size knock worth
 """
 # Short forms CardStock's authors wrote, said in full (Sheepshead's TSCORE: the points of the
 # cards won in tricks; TSUM: how many cards were won).

@@ -143,7 +143,7 @@ class Bindings:
         if kind in ("team_of_cycle", "team_of"):
             return f"{article} player of {self.value(over)}"
         if kind == "names":
-            return f"{article} {noun} ({self._names_list(over.args, noun)})"
+            return f"{article} {noun} ({self._names_list(over.args, noun, 'or' if which == 'a' else 'and')})"
         if kind == "range":
             low, high = (self.value(a) for a in over.args)
             return f"{article} number from {low} to {high}"
