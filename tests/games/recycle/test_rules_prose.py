@@ -5,6 +5,7 @@ comment each said in plain words, never a variable's letter or a program's inter
 from __future__ import annotations
 
 from bench.rules_checks import findings
+from games.info import GameInfo
 from games.recycle import loads
 
 # Four players in two teams lay a card face down on each of two spots, then play their hands.
@@ -29,7 +30,7 @@ SPOTS = """;; Spots: each player lays a card face down on each spot,
  (scoring min (sum (union (all 'SPOTS 'L ((current player) hloc 'L))) using (game points WORTH))))"""
 
 
-def info(text: str = SPOTS):  # noqa: ANN201 - a GameInfo
+def info(text: str = SPOTS) -> GameInfo:
     return loads(text, "Spots").info
 
 
