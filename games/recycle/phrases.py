@@ -156,7 +156,8 @@ class ValuePhrases(Bindings):
         return owned(self.value(owner), self._name(name))
 
     def _v_game_points(self, name: object) -> str:
-        return f"the {self._name(name)} points"
+        said = self._name(name)
+        return f"the {said}" if said.lower().endswith("points") else f"the {said} points"
 
     def _v_owned_points(self, owner: Node, name: object) -> str:
         return f"{possessive(self.value(owner))} {self._name(name)} points"
@@ -186,6 +187,8 @@ class ValuePhrases(Bindings):
         return "the other teams"
 
     def _v_top(self, of: Node) -> str:
+        if self.noun(of) == "group":  # the first of the pairs, not a card
+            return f"the first of {self.value(of)}"
         return f"the top card of {self.value(of)}"
 
     def _v_bottom(self, of: Node) -> str:
@@ -201,7 +204,7 @@ class ValuePhrases(Bindings):
         return f"item {index + 1} of {self.value(of)}"
 
     def _v_actual(self, of: Node) -> str:
-        return f"the card {self.value(of)} itself"
+        return self.value(of)
 
     def _v_max_card(self, of: Node, using: Node) -> str:
         return f"the highest card of {self.value(of)} by {self._points(using)}"
@@ -210,7 +213,7 @@ class ValuePhrases(Bindings):
         return f"the lowest card of {self.value(of)} by {self._points(using)}"
 
     def _v_sort(self, of: Node, using: Node) -> str:
-        return f"{self.value(of)} in order of {self.value(using)}"
+        return f"{self.value(of)} in order of their {self.points_name(using)}"
 
     def _v_union(self, *parts: Node) -> str:
         if len(parts) == 1 and isinstance(parts[0], Node) and parts[0].kind == "agg":
@@ -235,7 +238,9 @@ class ValuePhrases(Bindings):
         return "the cards in exactly one of " + series([self.value(p) for p in parts])
 
     def _v_tuples(self, count: Node, of: Node, using: Node) -> str:
-        return f"the sets of {self.value(count)} cards of {self.value(of)} equal in {self.value(using)}"
+        many = self.value(count)
+        sets = "the pairs" if many == "2" else f"the sets of {many} cards"
+        return f"{sets} of {self.value(of)} of equal {self.points_name(using)}"
 
     def _v_partition(self, *parts: Node) -> str:
         *attrs, of = parts
@@ -244,12 +249,17 @@ class ValuePhrases(Bindings):
     def _v_subsets(self, of: Node) -> str:
         return f"every group of cards of {self.value(of)}"
 
-    def _v_runs(self, kind: str, of: Node, attr: Node, using: Node) -> str:
+    def _v_runs(self, kind: str, length: Node, of: Node, using: Node) -> str:
         which = "the longest runs" if kind == "largest" else "the runs"
-        return f"{which} in {self.value(attr)} of {self.value(of)} by {self.value(using)}"
+        by = self.points_name(using)
+        return f"{which} of {self.value(length)} or more cards of {self.value(of)} in order of their {by}"
 
-    def _v_run(self, end: str, of: Node, attr: Node, using: Node) -> str:
-        return f"the run in {self.value(attr)} from the {end} of {self.value(of)} by {self.value(using)}"
+    def _v_run(self, end: str, length: Node, of: Node, using: Node) -> str:
+        by = self.points_name(using)
+        return (
+            f"the run of {self.value(length)} or more cards at the {end} of {self.value(of)} "
+            f"in order of their {by}"
+        )
 
     def _v_range(self, low: Node, high: Node) -> str:
         return f"the numbers from {self.value(low)} to {self.value(high)}"
@@ -269,6 +279,8 @@ class ValuePhrases(Bindings):
         """Say a filter's condition on its item ``var``: "whose rank is 8", "where ..."."""
         with self.bind(var, noun, called) as called:
             said = self.value(condition)
+        if is_kind_of(condition, "logic") and any(is_kind_of(p, "logic", "agg") for p in condition.args[1:]):
+            return "where " + said  # "whose" would not fit each part of a nested condition
         lead = re.match(rf"the ([a-z]+(?: [a-z]+)?) of {re.escape(called)}\b", said)
         if lead:
             said = "whose " + lead.group(1) + said[lead.end() :]
@@ -312,10 +324,10 @@ class ValuePhrases(Bindings):
     def points_name(self, using: object) -> str:
         """Say what a point map counts: "Penalty value" (a ``put points`` variable is a map too)."""
         if isinstance(using, Node) and using.kind == "var" and isinstance(using.args[0], str):
-            return f"{place(using.args[0])} value"
+            return f"{place(using.args[0]).removesuffix(' points').removesuffix('Points')} value"
         if isinstance(using, Node) and using.kind in ("game_points", "owned_points"):
-            name = using.args[-1]
-            return f"{self._name(name)} value"
+            said = self._name(using.args[-1])
+            return f"{said.removesuffix(' points').removesuffix('Points') or 'point'} value"
         return f"value by {self.value(using)}"
 
     def _points(self, using: object) -> str:
@@ -337,6 +349,8 @@ class ValuePhrases(Bindings):
         return re.sub(r"^(all of [^;]*?\)) is\b", r"\1 are", said)
 
     def _compared(self, op: str, left: Node, right: Node) -> str:
+        if is_kind_of(right, "name") and right.args[0] == "NONE" and op in ("==", "!="):
+            return f"{self.value(left)} is {'not ' * (op == '==')}set"
         if (
             isinstance(left, Node)
             and left.kind == "size"
@@ -374,7 +388,7 @@ class ValuePhrases(Bindings):
         with self.bind(var, noun) as called:
             said = self.value(body)
         domain = self.domain(over, var, which, body)
-        if said.count(called) == 1 and said.startswith(f"{called}'s ") and " " not in domain.split(" ", 1)[1]:
+        if said.count(called) == 1 and said.startswith(f"{called}'s ") and not re.search(r" of |\(", domain):
             return f"{domain}'s " + said[len(called) + 3 :]
         return f"for {domain}, {said}"
 
@@ -387,6 +401,11 @@ class ValuePhrases(Bindings):
             called = self.called(var)
             return f"{head} {self.where(over.args[1], over.args[2], self.noun(over), called)}"
         return head
+
+
+def is_kind_of(node: object, *kinds: str) -> bool:
+    """Return whether ``node`` is a form of one of ``kinds``."""
+    return isinstance(node, Node) and node.kind in kinds
 
 
 def is_names(node: object) -> bool:

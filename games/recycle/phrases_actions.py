@@ -65,8 +65,8 @@ class Phrases(ValuePhrases):
         before = self.lets.get(var)
         self.lets[var] = value
         try:
-            if len(said) <= 80:
-                with self.bind(var, self.noun(value), said):
+            if len(said) <= 80:  # no noun: a name given to a value counts as no item in scope
+                with self.bind(var, "", said):
                     return self.action(body)
             if isinstance(value, Node) and value.kind == "owner":  # who took the trick
                 with self.bind(var, "winner", "the winner"):
@@ -111,6 +111,8 @@ class Phrases(ValuePhrases):
         return f"{who} becomes the current player" if who != "you" else "you stay the current player"
 
     def _a_set(self, target: Node, value: Node) -> str:
+        if isinstance(value, Node) and value.kind == "name" and value.args[0] == "NONE":
+            return f"clear {self.value(target)}"
         return f"set {self.value(target)} to {self.value(value)}"
 
     def _a_inc(self, target: Node, amount: Node) -> str:

@@ -114,7 +114,7 @@ class Bindings:
             return "group"
         if kind == "var" and over.args[0] in self.bound:
             noun = self.bound[over.args[0]][0]
-            return "card" if noun == "group" else "one"
+            return "card" if noun in ("group", "") else "one"
         return "card" if kind in _CARD_SOURCES else "one"
 
     def names_noun(self, values: tuple, var: object, body: object) -> str:
@@ -151,8 +151,10 @@ class Bindings:
             *attrs, of = over.args
             same = " and ".join(self.value(a).lower() for a in attrs)
             return f"{article} group of cards of {self.value(of)} of the same {same}"
+        if kind == "subsets":
+            return f"{article} group of cards of {self.value(over.args[0])}"
         if kind in _GROUPS:
-            return f"{article} group of {self.value(over).removeprefix('the ')}"
+            return f"{'each' if which == 'every' else which} of {self.value(over)}"
         if kind == "filter":
             return self.domain(over.args[0], None, which)
         return f"{article} {noun} of {self.value(over)}"

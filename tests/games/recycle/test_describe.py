@@ -50,7 +50,7 @@ def test_whist_a_team_trick_taker_with_trumps() -> None:
     moves = paragraph(paragraphs, "The moves of stage 1.1.1:")
     assert paragraphs.index(moves) == paragraphs.index(turn) + 1
     assert (
-        "(2) Following: a card of the suit led... If the Lead is not none: choose a card of your Hand "
+        "(2) Following: a card of the suit led... If the Lead is set: choose a card of your Hand "
         "whose suit is the Lead, then move that card to the top of your Trick." in moves
     )
     tricks = paragraph(paragraphs, "Tricks:")
