@@ -15,7 +15,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 
 from games.recycle.forms import is_kind, leading_comments, sentence, walk, walk_scoped
-from games.recycle.phrases import LOCATION_KINDS, place, series
+from games.recycle.phrases import LOCATION_KINDS, count_name, place, series
 from games.recycle.program import Program
 from games.recycle.setup_text import SetupText
 from games.recycle.syntax import Node
@@ -193,11 +193,11 @@ class _Describer(SetupText):
                 if not isinstance(target.args[-1], str):
                     continue
                 whose = (
-                    "the game's"
+                    "the"
                     if target.kind == "game_storage"
                     else ("each team's" if self.owner_kind(target.args[0]) == "team" else "each player's")
                 )
-                kept.setdefault(f"{whose} {place(target.args[-1])}", "")
+                kept.setdefault(f"{whose} {count_name(target.args[-1])}", "")
         maps: dict[str, Node] = {}  # each point map as first set, by name
         for node in walk(self.root):
             if node.kind == "set_points" and isinstance(node.args[0].args[-1], str):
@@ -206,7 +206,7 @@ class _Describer(SetupText):
                 maps.setdefault(node.args[0], node)
         parts = []
         if kept:
-            parts.append("the game keeps count of " + series(list(kept)))
+            parts.append("the game keeps " + series(list(kept)))
         for name, node in sorted(maps.items()):
             parts.append(f"cards are worth {place(name)} points ({self.say._awards(name, node.args[1:])})")
         return sentence("Counts: " + "; ".join(parts)) if parts else ""
