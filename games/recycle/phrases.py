@@ -302,6 +302,7 @@ class ValuePhrases(Bindings):
         return f"the {noun}s of {self.value(of)} {self.where(var, condition, noun)}"
 
     def _v_size(self, of: Node) -> str:
+        of = self.resolve(of)  # a name for a filter: its cards counted
         if isinstance(of, Node) and of.kind == "filter":
             return f"the number of {self._such(of)}"
         noun = self.noun(of)
@@ -324,7 +325,8 @@ class ValuePhrases(Bindings):
     def points_name(self, using: object) -> str:
         """Say what a point map counts: "Penalty value" (a ``put points`` variable is a map too)."""
         if isinstance(using, Node) and using.kind == "var" and isinstance(using.args[0], str):
-            return f"{place(using.args[0]).removesuffix(' points').removesuffix('Points')} value"
+            said = place(using.args[0])
+            return f"{said.removesuffix(' points').removesuffix('Points') or 'point'} value"
         if isinstance(using, Node) and using.kind in ("game_points", "owned_points"):
             said = self._name(using.args[-1])
             return f"{said.removesuffix(' points').removesuffix('Points') or 'point'} value"

@@ -65,15 +65,19 @@ class Phrases(ValuePhrases):
         before = self.lets.get(var)
         self.lets[var] = value
         try:
-            if len(said) <= 80:  # no noun: a name given to a value counts as no item in scope
+            # Short values and cards are said where used; a name given to a value counts as no
+            # item in scope ("that card" stays the card a loop is at).
+            if len(said) <= 50 or self.noun(value) == "card":
                 with self.bind(var, "", said):
                     return self.action(body)
             if isinstance(value, Node) and value.kind == "owner":  # who took the trick
                 with self.bind(var, "winner", "the winner"):
                     return f"the winner is {said}; {self.action(body)}"
             noun = self.noun(value)
+            if isinstance(value, Node) and value.kind in ("size", "sum", "arith", "score", "number"):
+                noun = "number"
             with self.bind(var, noun if noun != "one" else "value") as called:
-                return f"with {said} as {called}: {self.action(body)}"
+                return f"let {called} be {said}; {self.action(body)}"
         finally:
             if before is None:
                 self.lets.pop(var, None)
