@@ -247,7 +247,10 @@ class _Describer(SetupText):
         if is_kind(expression, "size"):
             aim = f"end with the {'fewest' if low else 'most'} cards in {self.say.value(expression.args[0])}"
         elif is_kind(expression, "owned_storage", "game_storage") and isinstance(expression.args[-1], str):
-            aim = f"end with the {'lowest' if low else 'highest'} {place(expression.args[-1])}"
+            name = place(expression.args[-1])
+            many = re.search(r"(?<!s)s$|\bwon$", name)  # "the most Chips", "the most Tricks won"
+            best = ("fewest" if low else "most") if many else ("lowest" if low else "highest")
+            aim = f"end with the {best} {name}"
             if expression.kind == "owned_storage" and self.owner_kind(expression.args[0]) == "team":
                 aim = "have your team " + aim
         else:

@@ -214,7 +214,7 @@ SHOWDOWN = """(game
 
 def test_words_a_player_says_are_moves_and_a_showdown_is_no_trick() -> None:
     info = loads(SHOWDOWN, "Showdown").info
-    assert info.goal == "For 2 players: end with the highest Chips."
+    assert info.goal == "For 2 players: end with the most Chips."
     stage = next(p for p in info.how_to_play if p.startswith("Stage 1:"))
     assert stage.endswith("on your turn, choose one move: check or fold.")
     assert (
