@@ -115,7 +115,7 @@ class ValuePhrases(Bindings):
 
     def _names_list(self, names: tuple, noun: str = "", joiner: str = "or") -> str:
         """Say a list of NAMEs: "ace, 2 or king"; places as they are named ("One, Two")."""
-        return series([place(n) if noun == "place" else word(n) for n in names], joiner)
+        return series([place(n) if noun in ("place", "count") else word(n) for n in names], joiner)
 
     def _placed(self, kind: str, name: object) -> str | None:
         """Say a place a loop names (``('P hloc 'L)``): "face-down place", else None."""
@@ -144,10 +144,17 @@ class ValuePhrases(Bindings):
         return owned(self.value(owner), self._placed(kind, name) or self._name(name))
 
     def _v_game_storage(self, name: object) -> str:
-        return "the " + (count_name(name) if isinstance(name, str) else self.value(name))
+        return "the " + (count_name(name) if isinstance(name, str) else self._counted(name))
 
     def _v_owned_storage(self, owner: Node, name: object) -> str:
-        return owned(self.value(owner), count_name(name) if isinstance(name, str) else self.value(name))
+        return owned(self.value(owner), count_name(name) if isinstance(name, str) else self._counted(name))
+
+    def _counted(self, name: object) -> str:
+        """Say a count a loop names (``('P sto 'W)`` for each ``'W`` of a list): "count"."""
+        said = self.value(name)
+        if said.startswith(("that ", "the other")):
+            return said.removeprefix("that ").removeprefix("the ")
+        return said
 
     def _v_game_string(self, name: object) -> str:
         return "the " + self._name(name)

@@ -122,6 +122,8 @@ class Bindings:
         attribute all of them are values of ("rank", "suit"), else "word"."""
         if var is not None and _names_a_place(body, var):
             return "place"
+        if var is not None and _names_a_place(body, var, "storage"):
+            return "count"
         for attr, known in self.attributes.items():
             if values and all(v in known for v in values):
                 return attr.lower()
@@ -160,12 +162,13 @@ class Bindings:
         return f"{article} {noun} of {self.value(over)}"
 
 
-def _names_a_place(body: object, var: object) -> bool:
-    """Return whether ``body`` uses the variable ``var`` as the name of a place."""
+def _names_a_place(body: object, var: object, what: str = "location") -> bool:
+    """Return whether ``body`` uses the variable ``var`` as the name of a place (``what``:
+    "storage", of a count)."""
     if not isinstance(body, Node):
         return False
     if body.kind in NAMED_FORMS and isinstance(body.args[-1], Node):
         last = body.args[-1]
-        if last.kind == "var" and last.args[0] == var and "location" in body.kind:
+        if last.kind == "var" and last.args[0] == var and what in body.kind:
             return True
-    return any(_names_a_place(arg, var) for arg in body.args)
+    return any(_names_a_place(arg, var, what) for arg in body.args)
