@@ -254,7 +254,10 @@ class _Describer(SetupText):
             if expression.kind == "owned_storage" and self.owner_kind(expression.args[0]) == "team":
                 aim = "have your team " + aim
         else:
-            aim = f"end with the {'lowest' if low else 'highest'} score ({self.say.value(expression)})"
+            # One line: the places a list names are listed in the rules, not here.
+            listed = r" \((?:[A-Z][a-z]*, )*[A-Z][a-z]* and [A-Z][a-z]*\)"
+            score = re.sub(listed, "", self.say.value(expression))
+            aim = f"end with the {'lowest' if low else 'highest'} score ({score})"
         trick = " by taking tricks" if self.takes_tricks() else ""
         return sentence(f"For {who}: {aim}{trick}")
 

@@ -65,7 +65,13 @@ def test_a_string_variable_is_the_word_chosen() -> None:
 def test_a_goal_with_a_sum_over_piles() -> None:
     assert info().goal == (
         "For 4 players in 2 teams: end with the lowest score (the total Worth value of the cards in all "
-        "of your face-down places (One and Two))."
+        "of your face-down places)."
+    )
+    # The rules' last paragraph names the places the goal leaves out.
+    assert info().how_to_play[-1].startswith(
+        "The game ends when stage 1 ends: when every player's Hand is empty. Each player's score is then "
+        "the total Worth value of the cards in all of their face-down places (One and Two) (partners share "
+        "it); the lowest score wins"
     )
 
 
