@@ -68,10 +68,14 @@ def test_a_goal_with_a_sum_over_piles() -> None:
         "of your face-down places)."
     )
     # The rules' last paragraph names the places the goal leaves out.
-    assert info().how_to_play[-1].startswith(
-        "The game ends when stage 1 ends: when every player's Hand is empty. Each player's score is then "
-        "the total Worth value of the cards in all of their face-down places (One and Two) (partners share "
-        "it); the lowest score wins"
+    assert (
+        info()
+        .how_to_play[-1]
+        .startswith(
+            "The game ends when stage 1 ends: when every player's Hand is empty. Each player's score is then "
+            "the total Worth value of the cards in all of their face-down places (One and Two) (partners share "
+            "it); the lowest score wins"
+        )
     )
 
 
