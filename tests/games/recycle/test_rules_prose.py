@@ -46,6 +46,11 @@ def test_a_variable_used_as_a_loop_index_is_that_number_and_that_place() -> None
         "for each player: for each place (One and Two): move the top card of the Stock to the top of "
         "that player's face-down place;" in order
     )
+    # The places the loop names are each listed, alike ones together.
+    assert paragraph("Places:") == (
+        "Places: Stock (shared, face down); One and Two (each player's, face down, seen by no one); "
+        "Hand (each player's, seen only by its owner); Pile (shared, face up, seen by everyone)."
+    )
     # A declared number is said as its value.
     assert "deal 2 cards from the Stock to each player's Hand" in order
 
@@ -68,14 +73,11 @@ def test_a_goal_with_a_sum_over_piles() -> None:
         "of your face-down places)."
     )
     # The rules' last paragraph names the places the goal leaves out.
-    assert (
-        info()
-        .how_to_play[-1]
-        .startswith(
-            "The game ends when stage 1 ends: when every player's Hand is empty. Each player's score is then "
-            "the total Worth value of the cards in all of their face-down places (One and Two) (partners share "
-            "it); the lowest score wins"
-        )
+    end = info().how_to_play[-1]
+    assert end.startswith(
+        "The game ends when stage 1 ends: when every player's Hand is empty. Each player's score is "
+        "then the total Worth value of the cards in all of their face-down places (One and Two) "
+        "(partners share it); the lowest score wins"
     )
 
 
