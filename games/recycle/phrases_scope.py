@@ -135,6 +135,8 @@ class Bindings:
         over = self.resolve(over)
         noun = self.noun(over, var, body)
         article = "an" if which == "a" and noun[:1] in "aeiou" else which
+        if which == "a" and isinstance(var, str) and (self.called(var) or "").startswith("the other "):
+            article = "another"  # a second card chosen beside the first: "another card of your Hand"
         if not isinstance(over, Node):
             return f"{article} {noun}"
         kind = over.kind

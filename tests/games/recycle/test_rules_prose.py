@@ -130,3 +130,25 @@ def test_the_checker_flags_letters_internal_names_and_tricks() -> None:
     said = [*game.info.how_to_play, "For each player P: move P's Hand to the TRICKSWON."]
     kinds = findings(game.program, game.info.goal, said, SHEDDING)
     assert ("variable letter", "P") in kinds and ("internal name", "TRICKSWON") in kinds
+
+
+# A pair is laid: two cards of the hand chosen one after the other.
+PAIRS = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO)) (SUIT (HEARTS, SPADES, CLUBS)))))
+ (do ((all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (any player 'P (== (size ('P iloc HAND)) 0)))
+  (choice ((any ((current player) iloc HAND) 'C
+                (any ((current player) iloc HAND) 'D
+                     ((== (cardatt RANK 'C) (cardatt RANK 'D))
+                      (do ((move 'C (top (game vloc PILE))) (move 'D (top (game vloc PILE))))))))
+           (turn pass))))
+ (scoring min (size ((current player) iloc HAND))))"""
+
+
+def test_a_second_card_chosen_is_another_card_then_the_other_card() -> None:
+    assert paragraph("The moves of stage 1:", PAIRS) == (
+        "The moves of stage 1: (1) Choose a card of your Hand, then choose another card of your Hand, "
+        "then if the rank of that card is the rank of the other card: move that card to the top of the "
+        "Pile; move the other card to the top of the Pile. (2) Pass."
+    )
