@@ -11,10 +11,11 @@ ends and who wins) and a glossary of the program's names. The words come from
 from __future__ import annotations
 
 import re
+from contextlib import ExitStack
 from dataclasses import dataclass
 
 from games.recycle.forms import is_kind, leading_comments, sentence, walk, walk_scoped
-from games.recycle.phrases import LOCATION_KINDS, place, series
+from games.recycle.phrases import LOCATION_KINDS, count_name, place, series
 from games.recycle.program import Program
 from games.recycle.setup_text import SetupText
 from games.recycle.syntax import Node
@@ -118,8 +119,15 @@ class _Describer(SetupText):
 
     def kinds_of_move(self, option: Node) -> list[str]:
         """Say what sort of move an option of a choice is: play, draw, take, pass, bet..."""
+        with ExitStack() as bound:
+            return self._kinds_of_move(option, bound)
+
+    def _kinds_of_move(self, option: Node, bound: ExitStack) -> list[str]:
         out = []
         for node, scope in walk_scoped(option, {}):
+            for var, over in scope.items():  # the items a choice picks, named as they are
+                if self.say.called(var) is None:
+                    bound.enter_context(self.say.bind(var, self.say.noun(over, var, option)))
             if node.kind == "set" and self._declares(node):
                 return [self.say.value(node.args[1])]  # a word the player says: "check", "fold"
             if node.kind == "move":
@@ -130,7 +138,7 @@ class _Describer(SetupText):
                 elif dst.startswith("your") and src.startswith("the "):
                     out.append(f"draw from {src} to {dst}")
                 elif dst.startswith("your"):
-                    src = re.sub(r"^[A-Z][A-Z0-9]?'s ", "another player's ", src)
+                    src = re.sub(r"^(that|the other) player's ", "another player's ", src)
                     out.append(f"take cards from {src} to {dst}")
                 else:
                     out.append(f"move a card from {src} to {dst}")
@@ -185,11 +193,11 @@ class _Describer(SetupText):
                 if not isinstance(target.args[-1], str):
                     continue
                 whose = (
-                    "the game's"
+                    "the"
                     if target.kind == "game_storage"
                     else ("each team's" if self.owner_kind(target.args[0]) == "team" else "each player's")
                 )
-                kept.setdefault(f"{whose} {place(target.args[-1])}", "")
+                kept.setdefault(f"{whose} {count_name(target.args[-1])}", "")
         maps: dict[str, Node] = {}  # each point map as first set, by name
         for node in walk(self.root):
             if node.kind == "set_points" and isinstance(node.args[0].args[-1], str):
@@ -198,7 +206,7 @@ class _Describer(SetupText):
                 maps.setdefault(node.args[0], node)
         parts = []
         if kept:
-            parts.append("the game keeps count of " + series(list(kept)))
+            parts.append("the game keeps " + series(list(kept)))
         for name, node in sorted(maps.items()):
             parts.append(f"cards are worth {place(name)} points ({self.say._awards(name, node.args[1:])})")
         return sentence("Counts: " + "; ".join(parts)) if parts else ""
@@ -239,11 +247,17 @@ class _Describer(SetupText):
         if is_kind(expression, "size"):
             aim = f"end with the {'fewest' if low else 'most'} cards in {self.say.value(expression.args[0])}"
         elif is_kind(expression, "owned_storage", "game_storage") and isinstance(expression.args[-1], str):
-            aim = f"end with the {'lowest' if low else 'highest'} {place(expression.args[-1])}"
+            name = place(expression.args[-1])
+            many = re.search(r"(?<!s)s$|\bwon$", name)  # "the most Chips", "the most Tricks won"
+            best = ("fewest" if low else "most") if many else ("lowest" if low else "highest")
+            aim = f"end with the {best} {name}"
             if expression.kind == "owned_storage" and self.owner_kind(expression.args[0]) == "team":
                 aim = "have your team " + aim
         else:
-            aim = f"end with the {'lowest' if low else 'highest'} score ({self.say.value(expression)})"
+            # One line: the places a list names are listed in the rules, not here.
+            listed = r" \((?:[A-Z][a-z]*, )*[A-Z][a-z]* and [A-Z][a-z]*\)"
+            score = re.sub(listed, "", self.say.value(expression))
+            aim = f"end with the {'lowest' if low else 'highest'} score ({score})"
         trick = " by taking tricks" if self.takes_tricks() else ""
         return sentence(f"For {who}: {aim}{trick}")
 

@@ -21,9 +21,19 @@ _VOCABULARY = """
     rank round rounds row rows run score scored scores scoring second seventh shoots short shuffle sixth
     spades spare stack stealable stock suit sum table taken temp third throw out top total trick
     tricks trump trumps turn union upcard value values who win wins won
+    alone avoid bad bags bounty close color colour course current drawn face from gift is level
+    lives life mess middle move moved my one two three four five six passing phase pips pot positive
+    quack quacked raise ready reveal sequence smudge start state testing turned up war water winner
+    highest bids simon primiera assassinatable size knock worth
 """
 COMPUTED = "One of the piles"  # a place whose name the program computes in play
-_WORDS = frozenset(_VOCABULARY.split())
+# Short forms CardStock's authors wrote, said in full (Sheepshead's TSCORE: the points of the
+# cards won in tricks; TSUM: how many cards were won).
+_SHORT = {
+    "nump": ("number", "of", "players"), "tscore": ("trick", "points"), "tsum": ("trick", "cards"),
+    "bett": ("bet",), "psize": ("pile", "size"),
+}  # fmt: skip
+_WORDS = frozenset(_VOCABULARY.split()) | {w for words in _SHORT.values() for w in words}
 _LONGEST = max(len(word) for word in _WORDS)
 
 
@@ -32,6 +42,8 @@ def _split(run: str) -> tuple[str, ...] | None:
     """Split a lowercase run into known words, preferring the fewest words; None if it cannot."""
     if not run:
         return ()
+    if run in _SHORT:
+        return _SHORT[run]
     best: tuple[str, ...] | None = None
     for end in range(min(len(run), _LONGEST), 0, -1):
         head = run[:end]
@@ -41,6 +53,13 @@ def _split(run: str) -> tuple[str, ...] | None:
         if rest is not None and (best is None or len(rest) + 1 < len(best)):
             best = (head, *rest)
     return best
+
+
+def spelled_out(name: str) -> bool:
+    """Return whether every part of a program's name is a word ``readable`` knows
+    (``TRICKSWON`` is; ``NUMP``, ``TSCORE`` are not)."""
+    parts = [p for p in re.split(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])", name.strip()) if p]
+    return bool(parts) and all(_split(p.lower()) is not None for p in parts)
 
 
 def readable(name: object) -> str:

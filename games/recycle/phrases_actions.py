@@ -6,7 +6,7 @@ a deal (``all player`` of ``repeat N`` moves) and a whole-pile move are said as 
 
 from __future__ import annotations
 
-from games.recycle.phrases import ValuePhrases, series
+from games.recycle.phrases import ValuePhrases, place, series
 from games.recycle.syntax import Node
 
 
@@ -32,9 +32,14 @@ class Phrases(ValuePhrases):
         dealt = self._deal(over, var, body)
         if dealt:
             return dealt
+        noun = self.noun(over, var, body)
+        with self.bind(var, noun):
+            which = "a" if quantifier == "any" else "each"
+            head = self.chosen(over, var, which, body)
+            said = self.action(body)
         if quantifier == "any":
-            return f"choose {self.chosen(over, var, 'a')}, then {self.action(body)}"
-        return f"for {self.chosen(over, var, 'each')}: {self.action(body)}"
+            return f"choose {head}, then {said}"
+        return f"for {head}: {said}"
 
     def _deal(self, over: Node, var: str, body: Node) -> str | None:
         """Say ``(all player 'P (repeat N (move (top SRC) (top ('P ...)))))`` as a deal."""
@@ -45,18 +50,42 @@ class Phrases(ValuePhrases):
         count, move = body.args
         if move.kind != "move" or count == "all":
             return None
-        source, target = (self.value(end) for end in move.args)
+        noun = self.noun(over)
+        with self.bind(var, noun) as called:
+            source, target = (self.value(end) for end in move.args)
         whom = {"all_players": "each player", "all_teams": "each team"}.get(over.kind, "each other player")
-        target = target.replace(f"of {var}'s ", f"of {whom}'s ").replace(f"{var}'s ", f"{whom}'s ")
+        target = target.replace(f"{called}'s ", f"{whom}'s ")
         source = source.replace("the top card of ", "")
         target = target.replace("the top card of ", "")
         return f"deal {self.value(count)} cards from {source} to {target}"
 
     def _a_let(self, value: Node, var: str, body: Node) -> str:
-        return f"let {self._v_var(var)} be {self.value(value)}, then {self.action(body)}"
+        # The value is said where it is used: "the top card of your Hand" reads better than a name.
+        said = self.value(value)
+        before = self.lets.get(var)
+        self.lets[var] = value
+        try:
+            # Short values and cards are said where used; a name given to a value counts as no
+            # item in scope ("that card" stays the card a loop is at).
+            if len(said) <= 50 or self.noun(value) == "card":
+                with self.bind(var, "", said):
+                    return self.action(body)
+            if isinstance(value, Node) and value.kind == "owner":  # who took the trick
+                with self.bind(var, "winner", "the winner"):
+                    return f"the winner is {said}; {self.action(body)}"
+            noun = self.noun(value)
+            if isinstance(value, Node) and value.kind in ("size", "sum", "arith", "score", "number"):
+                noun = "number"
+            with self.bind(var, noun if noun != "one" else "value") as called:
+                return f"let {called} be {said}; {self.action(body)}"
+        finally:
+            if before is None:
+                self.lets.pop(var, None)
+            else:
+                self.lets[var] = before
 
     def _a_put_points(self, var: str, *awards: Node) -> str:
-        return f"set the {self._v_var(var)} points ({self._awards(var, awards)})"
+        return f"set the {place(var)} points ({self._awards(var, awards)})"
 
     def _a_set_points(self, target: Node, *awards: Node) -> str:
         name = target.args[-1] if isinstance(target, Node) else str(target)
@@ -86,6 +115,8 @@ class Phrases(ValuePhrases):
         return f"{who} becomes the current player" if who != "you" else "you stay the current player"
 
     def _a_set(self, target: Node, value: Node) -> str:
+        if isinstance(value, Node) and value.kind == "name" and value.args[0] == "NONE":
+            return f"clear {self.value(target)}"
         return f"set {self.value(target)} to {self.value(value)}"
 
     def _a_inc(self, target: Node, amount: Node) -> str:
@@ -113,7 +144,7 @@ class Phrases(ValuePhrases):
     def _a_repeat(self, count: object, act: Node) -> str:
         if count == "all" and isinstance(act, Node) and act.kind == "move":
             source, target = (self.value(end).replace("the top card of ", "") for end in act.args)
-            return f"move every card of {source} to {target}"
+            return f"move every card of {source.removeprefix('the cards of ')} to {target}"
         if count == "all":
             return f"{self.action(act)}, as long as it can"
         if isinstance(act, Node) and act.kind == "move":

@@ -5,7 +5,7 @@ rest, stage by stage)."""
 from __future__ import annotations
 
 from games.recycle.deck import combinations
-from games.recycle.forms import is_kind, sentence, walk
+from games.recycle.forms import is_kind, sentence, walk, walk_scoped
 from games.recycle.phrases import LOCATION_KINDS, place, series, word
 from games.recycle.phrases_actions import Phrases
 from games.recycle.program import MAX_CARDS, Program
@@ -19,7 +19,14 @@ class SetupText(TrickRules):
     def __init__(self, program: Program, text: str) -> None:
         self.program = program
         self.root: Node = program.stages[0][3]
-        self.say = Phrases(frozenset(program.declared))
+        attributes: dict[str, set[str]] = {}
+        for card in program.card_attrs:
+            for attr, value in card.items():
+                attributes.setdefault(attr, set()).add(value)
+        self.say = Phrases(
+            {name: node for name, (_, _, _, node) in program.declared.items()},
+            {attr: frozenset(values) for attr, values in attributes.items()},
+        )
         self.lines = text.removeprefix("\ufeff").splitlines()
         self.team_vars = {
             n.args[2] for n in walk(self.root) if n.kind == "agg" and is_kind(n.args[1], "all_teams")
@@ -95,19 +102,37 @@ class SetupText(TrickRules):
         return None
 
     def places(self) -> str:
-        """Say each location: whose it is and who sees it."""
-        found: dict[tuple[str, str], str] = {}
-        for node in walk(self.root):
-            if node.kind == "game_location" and isinstance(node.args[1], str):
-                found.setdefault(("the", node.args[1]), node.args[0])
-            elif node.kind == "owned_location" and isinstance(node.args[2], str):
-                found.setdefault((self.owner_kind(node.args[0]), node.args[2]), node.args[1])
-        parts = []
-        for (owner, name), kind in found.items():
+        """Say each location: whose it is and who sees it; the places a loop names by a list
+        (Golf's ``('P hloc 'L)`` for each ``'L`` of ``(ONE, ..., SIX)``) are each named, and
+        places alike are said together ("One, Two and Three (each player's, face up ...)")."""
+        found: dict[tuple[str, str, str], None] = {}
+        for node, scope in walk_scoped(self.root, {}):
+            if node.kind not in ("game_location", "owned_location"):
+                continue
+            owner = "the" if node.kind == "game_location" else self.owner_kind(node.args[0])
+            kind, name = node.args[-2], node.args[-1]
+            for one in self.place_names(name, scope):
+                found.setdefault((owner, one, kind), None)
+        alike: dict[str, list[str]] = {}
+        for owner, name, kind in found:
             whose = {"the": "shared", "player": "each player's", "team": "each team's"}[owner]
             seen = "face down" if owner == "the" and kind == "iloc" else LOCATION_KINDS.get(kind, kind)
-            parts.append(f"{place(name)} ({whose}, {seen})")
-        return sentence("Places: " + series(parts)) if parts else ""
+            said = alike.setdefault(f"{whose}, {seen}", [])
+            if place(name) not in said:
+                said.append(place(name))
+        parts = [f"{series(names)} ({how})" for how, names in alike.items()]
+        return sentence("Places: " + "; ".join(parts)) if parts else ""
+
+    def place_names(self, name: object, scope: dict[str, Node]) -> list[str]:
+        """Return the names a location's name stands for: itself, or each NAME of the list a
+        loop's variable goes over."""
+        if isinstance(name, str):
+            return [name]
+        if is_kind(name, "var") and name.args[0] in scope:
+            over = self.say.resolve(scope[name.args[0]])
+            if is_kind(over, "names"):
+                return [n for n in over.args if isinstance(n, str)]
+        return []
 
     def owner_kind(self, owner: object) -> str:
         """Return "team" when a place's owner is a team, else "player"."""
@@ -129,9 +154,5 @@ class SetupText(TrickRules):
         return sentence("Setup: " + "; ".join(said)) if said else ""
 
     def names(self) -> str:
-        """Say what each name declared at the top of the description stands for."""
-        said = [
-            f"{place(name)} is {self.say.value(node)}"
-            for name, (_, _, _, node) in self.program.declared.items()
-        ]
-        return sentence("Names used below: " + "; ".join(said)) if said else ""
+        """Return '': a name declared at the top is said as its value wherever it is used."""
+        return ""

@@ -45,7 +45,7 @@ class TrickRules:
             (n for n in walk(self.root) if n.kind == "owner" and is_kind(n.args[0], "max_card", "min_card")),
             None,
         )
-        if follow is None and winner is None:
+        if winner is None:  # matching a suit with no one taking the cards (Crazy Eights) is no trick
             return ""
         parts = []
         if follow is not None:
@@ -68,15 +68,17 @@ class TrickRules:
         return sentence("Tricks: " + "; ".join(parts))
 
     def takes_tricks(self) -> bool:
-        """Return whether the game plays tricks: it makes players follow suit, or a place it
-        compares cards in is named like a trick (``TRICK``, ``PLAYED``)."""
-        if any(n.kind == "filter" and self._led(n) is not None for n in walk(self.root)):
+        """Return whether the game plays tricks: the owner of the best card is found, and
+        players follow suit or the place compared is named like a trick (``TRICK``, ``PLAYED``)."""
+        winners = [
+            n for n in walk(self.root) if n.kind == "owner" and is_kind(n.args[0], "max_card", "min_card")
+        ]
+        if winners and any(n.kind == "filter" and self._led(n) is not None for n in walk(self.root)):
             return True
-        for node in walk(self.root):
-            if node.kind == "owner" and is_kind(node.args[0], "max_card", "min_card"):
-                names = [n.args[-1] for n in walk(node) if n.kind in ("owned_location", "game_location")]
-                if any(isinstance(x, str) and re.search("TRICK|PLAY", x) for x in names):
-                    return True
+        for node in winners:
+            names = [n.args[-1] for n in walk(node) if n.kind in ("owned_location", "game_location")]
+            if any(isinstance(x, str) and re.search("TRICK|PLAY", x) for x in names):
+                return True
         return False
 
     def _led(self, node: Node) -> Node | None:

@@ -44,22 +44,22 @@ def test_whist_a_team_trick_taker_with_trumps() -> None:
     ]
     deal = paragraph(paragraphs, "Stage 1 ")
     assert "shuffle the Stock; deal 13 cards from the Stock to each player's Hand" in deal
-    assert "set the game's Trump to the suit of the top card of your Hand" in deal
+    assert "set the Trump to the suit of the top card of your Hand" in deal
     turn = paragraph(paragraphs, "Stage 1.1.1")
     assert turn.endswith("on your turn, choose one move: play a card from your Hand to your Trick.")
     moves = paragraph(paragraphs, "The moves of stage 1.1.1:")
     assert paragraphs.index(moves) == paragraphs.index(turn) + 1
-    assert "(2) Following: a card of the suit led... If the game's Lead is not none: choose a card C" in moves
-    tricks = paragraph(paragraphs, "Tricks:")
     assert (
-        "you must follow suit: play a card of the suit led (the game's Lead) if you can, else any card"
-        in tricks
+        "(2) Following: a card of the suit led... If the Lead is set: choose a card of your Hand "
+        "whose suit is the Lead, then move that card to the top of your Trick." in moves
     )
-    assert "a card of the game's Trump (trumps) beats one of the game's Lead (the suit led)" in tricks
+    tricks = paragraph(paragraphs, "Tricks:")
+    assert "you must follow suit: play a card of the suit led (the Lead) if you can, else any card" in tricks
+    assert "a card of the Trump (trumps) beats one of the Lead (the suit led)" in tricks
     assert "by rank, ace highest and 2 lowest" in tricks
     assert "the highest card" in tricks
     assert paragraphs[-1] == (
-        "The game ends when stage 1 ends: when for some team T, T's Score is at least 7. Each player's "
+        "The game ends when stage 1 ends: when some team's Score is at least 7. Each player's "
         "score is then their team's Score (partners share it); the highest score wins (a tie shares the win)."
     )
     assert glossary["Tricks won"] == "A place for cards (each team's, face up, seen by everyone)."
@@ -68,12 +68,12 @@ def test_whist_a_team_trick_taker_with_trumps() -> None:
 
 def test_crazy_eights_a_shedding_game() -> None:
     goal, paragraphs, glossary = rules("crazy_eights")
-    assert goal == "For 4 players: end with the lowest score (the total of your Hand in the Penalty points)."
+    assert goal == (
+        "For 4 players: end with the lowest score (the total Penalty value of the cards in your Hand)."
+    )
     assert paragraphs[1] == "4 players, each on their own."
     assert paragraph(paragraphs, "Cards:").startswith("Cards: 52 cards;")
-    assert paragraph(paragraphs, "Names used below:").startswith(
-        "Names used below: Playable is the cards C of your Hand where the rank of C is 8;"
-    )
+    assert not [p for p in paragraphs if p.startswith("Names used below")]
     order = paragraph(paragraphs, "The game, in order:")
     assert "deal 5 cards from the Stock to each player's Hand" in order
     assert order.endswith("then stage 1.")
@@ -81,22 +81,25 @@ def test_crazy_eights_a_shedding_game() -> None:
     turn = paragraph(paragraphs, "Stage 1")
     assert turn.endswith(
         "choose one move: play a card from your Hand to the Discard, draw from the Stock to your Hand "
-        "or add 1 to the game's Passes."
+        "or add 1 to the Passes count."
     )
     moves = paragraph(paragraphs, "The moves of stage 1:")
     assert (
-        "(2) An eight, naming the suit to follow. Choose a card C of your Hand where the rank of C is 8"
-        in moves
+        "(2) An eight, naming the suit to follow. Choose a card of your Hand whose rank is 8, then choose a "
+        "suit (clubs, diamonds, hearts or spades), then move that card to the top of the Discard; set the "
+        "Suit to that suit" in moves
     )
     assert (
-        "(4) Unable to play with the stock empty: pass. If Playable is empty and the Stock is empty" in moves
+        "(4) Unable to play with the stock empty: pass. If there is no card in your Hand whose rank is 8, "
+        "whose suit is the Suit or whose rank is the rank of the top card of the Discard and the Stock is "
+        "empty: add 1 to the Passes count." in moves
     )
     assert not [p for p in paragraphs if p.startswith("Tricks:")]
     assert "cards are worth Penalty points (8: 50, king: 10, queen: 10" in paragraph(paragraphs, "Counts:")
     assert paragraphs[-1].startswith(
-        "The game ends when stage 1 ends: when for some player P, P's Hand is empty or the game's Passes "
-        "is at least 4. Each player's score is then the total of their Hand in the Penalty points; the "
-        "lowest score wins"
+        "The game ends when stage 1 ends: when some player's Hand is empty or the Passes count is at least "
+        "4. Each player's score is then the total Penalty value of the cards in their Hand; the lowest "
+        "score wins"
     )
     assert glossary["Discard"] == "A place for cards (shared, face up, seen by everyone)."
     assert glossary["Stock"] == "A place for cards (shared, face down)."
@@ -113,8 +116,9 @@ def test_go_fish_a_fishing_game() -> None:
     turn = paragraph(paragraphs, "Stage 1")
     assert turn.endswith("choose one move: take cards from another player's Hand to your Hand.")
     moves = paragraph(paragraphs, "The moves of stage 1:")
-    assert moves.startswith("The moves of stage 1: (1) Choose a player O of the other players where O's Hand")
-    assert "then choose R from ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, jack, queen or king" in moves
+    assert moves.startswith("The moves of stage 1: (1) Choose another player whose Hand is not empty, then")
+    assert "then choose a rank (ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, jack, queen or king), then" in moves
+    assert "set the Got count to the number of cards in that player's Hand whose rank is that rank" in moves
     assert not [p for p in paragraphs if p.startswith("Tricks:")]
     assert paragraphs[-1].startswith(
         "The game ends when stage 1 ends: when the number of cards in every player's Books together is 52."
@@ -210,12 +214,12 @@ SHOWDOWN = """(game
 
 def test_words_a_player_says_are_moves_and_a_showdown_is_no_trick() -> None:
     info = loads(SHOWDOWN, "Showdown").info
-    assert info.goal == "For 2 players: end with the highest Chips."
+    assert info.goal == "For 2 players: end with the most Chips."
     stage = next(p for p in info.how_to_play if p.startswith("Stage 1:"))
     assert stage.endswith("on your turn, choose one move: check or fold.")
     assert (
-        "Comparing cards: whoever has the highest card of every player's Shown together by the Ranking "
-        "points wins (by rank, king highest and jack lowest)." in info.how_to_play
+        "Comparing cards: whoever has the highest card of every player's Shown together by their Ranking "
+        "value wins (by rank, king highest and jack lowest)." in info.how_to_play
     )
     assert not [p for p in info.how_to_play if p.startswith("Tricks:")]
 

@@ -1,0 +1,154 @@
+"""The rules text of RECYCLE games written here reads as a person writes rules: a loop's item,
+a team's players, a remembered word, a sum over piles, a game without tricks and the file's own
+comment each said in plain words, never a variable's letter or a program's internal name."""
+
+from __future__ import annotations
+
+from bench.rules_checks import findings
+from games.info import GameInfo
+from games.recycle import loads
+
+# Four players in two teams lay a card face down on each of two spots, then play their hands.
+SPOTS = """;; Spots: each player lays a card face down on each spot,
+;; then plays the rest of their hand; the lowest total of spots wins.
+(game
+ (declare (ONE, TWO) 'SPOTS)
+ (declare 2 'DEALT)
+ (setup (create players 4) (create teams (0, 2) (1, 3))
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE, FOUR)) (SUIT (HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))
+      (set (game points WORTH) (((RANK : A) 1) ((RANK : TWO) 2) ((RANK : THREE) 3) ((RANK : FOUR) 4)))
+      (all player 'P (all 'SPOTS 'L (move (top (game iloc STOCK)) (top ('P hloc 'L)))))
+      (all player 'P (repeat 'DEALT (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (all (range 1 .. 3) 'I (inc (game sto ROUNDS) 'I))))
+ (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
+  (choice ((any ((current player) iloc HAND) 'C
+                (do ((move 'C (top (game vloc PILE)))
+                     (set ((current player) str LAST) (cardatt SUIT 'C))
+                     (all (current team) 'TP (inc ('TP sto PLAYED) 1)))))
+           (any (HEARTS, SPADES) 'B (set (game str CALLED) 'B)))))
+ (scoring min (sum (union (all 'SPOTS 'L ((current player) hloc 'L))) using (game points WORTH))))"""
+
+
+def info(text: str = SPOTS) -> GameInfo:
+    return loads(text, "Spots").info
+
+
+def paragraph(start: str, text: str = SPOTS) -> str:
+    (found,) = [p for p in info(text).how_to_play if p.startswith(start)]
+    return found
+
+
+def test_a_variable_used_as_a_loop_index_is_that_number_and_that_place() -> None:
+    order = paragraph("The game, in order:")
+    assert "for each number from 1 to 3: add that number to the Rounds;" in order
+    assert (
+        "for each player: for each place (One and Two): move the top card of the Stock to the top of "
+        "that player's face-down place;" in order
+    )
+    # The places the loop names are each listed, alike ones together.
+    assert paragraph("Places:") == (
+        "Places: Stock (shared, face down); One and Two (each player's, face down, seen by no one); "
+        "Hand (each player's, seen only by its owner); Pile (shared, face up, seen by everyone)."
+    )
+    # A declared number is said as its value.
+    assert "deal 2 cards from the Stock to each player's Hand" in order
+
+
+def test_a_per_team_loop_names_your_partners() -> None:
+    moves = paragraph("The moves of stage 1:")
+    assert "for each player of your team: add 1 to that player's Played count." in moves
+    assert "TP" not in moves
+
+
+def test_a_string_variable_is_the_word_chosen() -> None:
+    moves = paragraph("The moves of stage 1:")
+    assert "(2) Choose a suit (hearts or spades), then set the Called to that suit." in moves
+    assert "set your Last to the suit of that card" in moves
+
+
+def test_a_goal_with_a_sum_over_piles() -> None:
+    assert info().goal == (
+        "For 4 players in 2 teams: end with the lowest score (the total Worth value of the cards in all "
+        "of your face-down places)."
+    )
+    # The rules' last paragraph names the places the goal leaves out.
+    end = info().how_to_play[-1]
+    assert end.startswith(
+        "The game ends when stage 1 ends: when every player's Hand is empty. Each player's score is "
+        "then the total Worth value of the cards in all of their face-down places (One and Two) "
+        "(partners share it); the lowest score wins"
+    )
+
+
+def test_the_file_comment_opens_the_rules_and_no_name_is_left_raw() -> None:
+    game = loads(SPOTS, "Spots")
+    assert game.info.how_to_play[0] == (
+        "About this game: Spots: each player lays a card face down on each spot, "
+        "then plays the rest of their hand; the lowest total of spots wins."
+    )
+    assert not [p for p in game.info.how_to_play if p.startswith("Names used below")]
+    assert findings(game.program, game.info.goal, list(game.info.how_to_play), SPOTS) == []
+
+
+# Shedding by suit or rank: players match the top card, but no one takes a trick.
+SHEDDING = """(game
+ (declare (filter ((current player) iloc HAND) 'C
+                  (or (== (cardatt SUIT 'C) (cardatt SUIT (top (game vloc DISCARD))))
+                      (== (cardatt RANK 'C) (cardatt RANK (top (game vloc DISCARD)))))) 'PLAYABLE)
+ (setup (create players 3)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (move (top (game iloc STOCK)) (top (game vloc DISCARD)))))
+ (stage player (end (any player 'P (== (size ('P iloc HAND)) 0)))
+  (choice ((any 'PLAYABLE 'C (move 'C (top (game vloc DISCARD))))
+           ((== (size 'PLAYABLE) 0) (turn pass)))))
+ (scoring min (size ((current player) iloc HAND))))"""
+
+
+def test_a_game_without_tricks_never_speaks_of_tricks() -> None:
+    game = loads(SHEDDING, "Shedding")
+    assert game.info.goal == "For 3 players: end with the fewest cards in your Hand."
+    text = " ".join(game.info.how_to_play)
+    assert "trick" not in text.lower()
+    moves = paragraph("The moves of stage 1:", SHEDDING)
+    assert moves == (
+        "The moves of stage 1: (1) Choose a card of your Hand whose suit is the suit of the top card of "
+        "the Discard or whose rank is the rank of the top card of the Discard, then move that card to "
+        "the top of the Discard. (2) If there is no card in your Hand whose suit is the suit of the top "
+        "card of the Discard or whose rank is the rank of the top card of the Discard: pass."
+    )
+    assert findings(game.program, game.info.goal, list(game.info.how_to_play), SHEDDING) == []
+
+
+def test_the_checker_flags_letters_internal_names_and_tricks() -> None:
+    game = loads(SHEDDING, "Shedding")
+    paragraphs = [*game.info.how_to_play, "Names used below: Nump is 4. Choose B by taking tricks."]
+    found = {kind for kind, _ in findings(game.program, game.info.goal, paragraphs, SHEDDING)}
+    assert found == {"names used below", "tricks without tricks"}
+    said = [*game.info.how_to_play, "For each player P: move P's Hand to the TRICKSWON."]
+    kinds = findings(game.program, game.info.goal, said, SHEDDING)
+    assert ("variable letter", "P") in kinds and ("internal name", "TRICKSWON") in kinds
+
+
+# A pair is laid: two cards of the hand chosen one after the other.
+PAIRS = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO)) (SUIT (HEARTS, SPADES, CLUBS)))))
+ (do ((all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (any player 'P (== (size ('P iloc HAND)) 0)))
+  (choice ((any ((current player) iloc HAND) 'C
+                (any ((current player) iloc HAND) 'D
+                     ((== (cardatt RANK 'C) (cardatt RANK 'D))
+                      (do ((move 'C (top (game vloc PILE))) (move 'D (top (game vloc PILE))))))))
+           (turn pass))))
+ (scoring min (size ((current player) iloc HAND))))"""
+
+
+def test_a_second_card_chosen_is_another_card_then_the_other_card() -> None:
+    assert paragraph("The moves of stage 1:", PAIRS) == (
+        "The moves of stage 1: (1) Choose a card of your Hand, then choose another card of your Hand, "
+        "then if the rank of that card is the rank of the other card: move that card to the top of the "
+        "Pile; move the other card to the top of the Pile. (2) Pass."
+    )
