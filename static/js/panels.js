@@ -128,7 +128,7 @@ export function showResult(overlay, card, ctx, send, onClose) {
   if (ctx.seated && winners.includes(ctx.me)) title = winners.length > 1 ? "You share the win!" : "You win!";
   else if (names.length === 1) title = `${names[0]} wins`;
   else if (names.length === table.seats.length) title = "Everyone ties";
-  else if (names.length) title = `${names.join(" and ")} win`;
+  else if (names.length) title = `${listWords(names)} win`;
   const order = table.seats.map((_, seat) => seat);
   const rows = order.map((seat) =>
     h(
