@@ -56,7 +56,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def table(request: HttpRequest, table_id: str) -> HttpResponse:
     """A table's page; the websocket brings the seats and the game."""
-    return render(request, "table.html", {"games": games_info(), "table_id": table_id})
+    me = player_for(request.session, request.user)  # no player yet: the name form shows at once
+    return render(request, "table.html", {"games": games_info(), "table_id": table_id, "me": me})
 
 
 def favicon(request: HttpRequest) -> HttpResponse:
