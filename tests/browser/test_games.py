@@ -43,6 +43,9 @@ def test_a_whole_game_against_bots(site_server, new_page, game):
     play_to_end([page], seed=3, limit=300, on_move=screenshot)
     dialog = page.get_by_role("dialog")
     expect(dialog).to_be_visible()
+    # A seat with no cards left shows no card count (a lone "0" bubble reads as a score).
+    counts = page.locator(".seat .backs .count").all_text_contents()
+    assert "0" not in counts, counts
     expect(dialog.locator("table.score-table tr")).to_have_count(players + 1)
     assert page.errors == []
 
