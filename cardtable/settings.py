@@ -244,7 +244,8 @@ WS_PER_PLAYER = int(os.environ.get("WS_PER_PLAYER", "20"))
 # `rate_limited`, HTTP 429. RATE_LIMITS=0 turns them off, for load tests on loopback only.
 RATE_LIMITS_ON = _env_bool("RATE_LIMITS", True)
 RATE_LIMITS = {
-    "guest": {"address": (10, 600)},  # new guest players
+    # New guest players: a household or a café's evening behind one address, not a flood.
+    "guest": {"address": (60, 600)},
     "rename": {"player": (10, 600)},
     "table": {"player": (5, 150), "address": (20, 200)},  # tables created
     "connect": {"address": (60, 60)},  # new websockets

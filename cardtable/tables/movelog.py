@@ -58,6 +58,7 @@ def _seat_changes(match: Match, began: int) -> list[tuple[float, dict[str, Any]]
                 "seat": departure["seat"],
                 "name": takers.get(departure["taken_by"], ""),
                 "left": departure["name"],
+                "back": departure["taken_by"] == departure.get("player"),
             }
             changes.append((taken_after + 0.6, entry))
     return changes

@@ -9,4 +9,5 @@ app_name = "web"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("t/<str:table_id>/", views.table, name="table"),
+    path("favicon.ico", views.favicon, name="favicon"),
 ]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from cardtable.tables.api import game_listing
@@ -55,4 +56,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def table(request: HttpRequest, table_id: str) -> HttpResponse:
     """A table's page; the websocket brings the seats and the game."""
-    return render(request, "table.html", {"games": games_info(), "table_id": table_id})
+    me = player_for(request.session, request.user)  # no player yet: the name form shows at once
+    return render(request, "table.html", {"games": games_info(), "table_id": table_id, "me": me})
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for on every page: the site's icon (an SVG)."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))

@@ -155,14 +155,29 @@ function ownLeftSeat(msg) {
   return named ? named.seat : null;
 }
 
-/** After leaving: the way back to the lobby, in view where the move buttons were. */
+function takeoverButton(seat, text) {
+  return h("button", {
+    type: "button",
+    class: "btn small primary evening-takeover",
+    onclick: () => evening.send({ type: "takeover", seat }),
+    text,
+  });
+}
+
+/**
+ * After leaving: taking the seat back and the way back to the lobby, side by side in
+ * view where the move buttons were (not under the seat's plate, where a button
+ * would cover this very message).
+ */
 function leftBox(msg) {
-  if (ownLeftSeat(msg) === null) return null;
+  const mine = ownLeftSeat(msg);
+  if (mine === null) return null;
+  const back = msg.table.status === "playing" && evening.player ? takeoverButton(mine, "Take back your seat") : null;
   return h(
     "div",
     { class: "evening-confirm evening-gone" },
     h("p", { text: "You left this game: a bot plays your seat. You can take it back, watch on, or go back to the lobby." }),
-    h("a", { class: "btn small primary", id: "back-to-lobby", href: "/", text: "Back to the lobby" }),
+    h("div", { class: "row end" }, ...[back, h("a", { class: "btn small primary", id: "back-to-lobby", href: "/", text: "Back to the lobby" })].filter(Boolean)),
   );
 }
 
@@ -174,18 +189,10 @@ function takeoverButtons(msg) {
     const node = seatNode(seat.seat);
     if (!node || !seat.left) continue;
     node.append(h("span", { class: "badge evening-left", text: `${seat.left} left` }));
-    // A player who left a seat this game may take back only that seat (the server's rule):
-    // they are offered it by that name, and no one else's.
-    const offered = mine === null || seat.seat === mine;
-    if (!seated && table.status === "playing" && evening.player && offered) {
-      node.append(
-        h("button", {
-          type: "button",
-          class: "btn small primary evening-takeover",
-          onclick: () => evening.send({ type: "takeover", seat: seat.seat }),
-          text: seat.seat === mine ? "Take back your seat" : "Take over",
-        }),
-      );
+    // A player who left a seat this game may take back only that seat (the server's rule),
+    // offered in the bar below the felt (leftBox); anyone else may take over any seat left.
+    if (!seated && table.status === "playing" && evening.player && mine === null) {
+      node.append(takeoverButton(seat.seat, "Take over"));
     }
   }
 }
@@ -199,7 +206,7 @@ function draw() {
     // Redrawn only when what it offers changes: a button or link replaced under the
     // pointer at every bot's move would miss the click.
     const seated = msg.you && msg.you.seat !== null && msg.you.seat !== undefined;
-    const key = JSON.stringify([seated && msg.table.status, evening.confirming, ownLeftSeat(msg), msg.table.ended]);
+    const key = JSON.stringify([seated, msg.table.status, evening.confirming, ownLeftSeat(msg), msg.table.ended, !!evening.player]);
     if (key !== evening.barKey) {
       evening.barKey = key;
       bar.replaceChildren(...[leaveBox(msg), leftBox(msg), ended].filter(Boolean));

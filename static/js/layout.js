@@ -46,6 +46,12 @@ export function seatName(ctx, seat) {
   return (info && info.name) || `Seat ${seat + 1}`;
 }
 
+/** Names as a sentence lists them: "Ann", "Ann and Bob", "Ann, Bob and Cy". */
+export function listWords(names) {
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
 /**
  * Cards laid towards the seats that played them (a trick), each labelled with
  * its player for screen readers. `plays` is [{seat, card}] in play order.

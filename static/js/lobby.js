@@ -30,7 +30,7 @@ function fillGameForm() {
     playersSelect.add(option);
   }
   optionFields.replaceChildren();
-  document.getElementById("option-note").textContent = "";
+  document.getElementById("option-note").textContent = Object.keys(game.options).length ? "Choose an option to read what it does." : "";
   gameAbout.replaceChildren();
   if (game.goal) gameAbout.append(Object.assign(document.createElement("p"), { className: "game-goal", textContent: game.goal }));
   // The preset first: it sets the others.
@@ -151,6 +151,7 @@ createForm.addEventListener("submit", createTable);
 fillGameForm();
 ensurePlayer((player) => {
   document.getElementById("create-button").disabled = !player;
+  document.getElementById("create-needs-name").hidden = !!player;
 });
 refreshTables();
 setInterval(refreshTables, 5000);

@@ -25,8 +25,9 @@ export function moveWords(ctx, move) {
 /** One log entry as a sentence: "Bot 2 played Q♠", "The clock played K♣ for you", "Ana left the game". */
 export function entryText(ctx, entry) {
   if (entry.kind === "left") return `${entry.name} left the game: a bot plays the seat`;
-  if (entry.kind === "takeover") return `${entry.name} took over ${entry.left}'s seat`;
-  const who = seatName(ctx, entry.seat);
+  if (entry.kind === "takeover") return entry.back ? `${entry.name} took back their seat` : `${entry.name} took over ${entry.left}'s seat`;
+  // A bot's move stays the bot's when a player takes the seat later (after someone left it).
+  const who = entry.by === "bot" ? `Bot ${entry.seat + 1}` : seatName(ctx, entry.seat);
   const whom = who === "You" ? "you" : who;
   const words = moveWords(ctx, entry.move || {});
   if (entry.by === "timeout") return `Time ran out: the clock ${words} for ${whom}`;

@@ -128,7 +128,7 @@ export function showResult(overlay, card, ctx, send, onClose) {
   if (ctx.seated && winners.includes(ctx.me)) title = winners.length > 1 ? "You share the win!" : "You win!";
   else if (names.length === 1) title = `${names[0]} wins`;
   else if (names.length === table.seats.length) title = "Everyone ties";
-  else if (names.length) title = `${names.join(" and ")} win`;
+  else if (names.length) title = `${listWords(names)} win`;
   const order = table.seats.map((_, seat) => seat);
   const rows = order.map((seat) =>
     h(
@@ -193,11 +193,41 @@ export function setupDrawer(onChat = () => {}) {
 
 let toastTimer = null;
 
-/** A short message over the felt's middle, never over the turn banner (errors from the server, hints). */
+// Where on the felt a toast may sit, best first: under the top seat in the middle, then
+// lower, then to either side (a crowded felt: Cribbage's crib, start, count and play).
+const TOAST_SPOTS = ["24%", "44%", "60%", "8%", "76%"].flatMap((top) => ["50%", "72%", "28%"].map((left) => [top, left]));
+
+function overlap(a, b) {
+  const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+  const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+/** Put the toast where it covers no card, pile or seat of the felt, or the least of them. */
+function placeToast(box) {
+  const felt = box.parentElement;
+  const things = [...felt.querySelectorAll(".card, .stack, .seat, .board, .big-number")]
+    .map((el) => el.getBoundingClientRect())
+    .filter((r) => r.width > 0 && r.height > 0);
+  let best = null;
+  for (const [top, left] of TOAST_SPOTS) {
+    box.style.top = top;
+    box.style.left = left;
+    const spot = box.getBoundingClientRect();
+    const covered = things.reduce((sum, r) => sum + overlap(r, spot), 0);
+    if (covered === 0) return;
+    if (!best || covered < best.covered) best = { top, left, covered };
+  }
+  box.style.top = best.top;
+  box.style.left = best.left;
+}
+
+/** A short message over the felt, never over the turn banner nor a card, pile or seat (errors, hints). */
 export function toast(text) {
   const box = document.getElementById("toast");
   box.textContent = text;
   box.hidden = false;
+  placeToast(box);
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
     box.hidden = true;

@@ -5,7 +5,7 @@
 
 import { cardName, installSuitSymbols } from "./cards.js";
 import { classify } from "./hand.js";
-import { h, seatName } from "./layout.js";
+import { h, listWords, seatName } from "./layout.js";
 import { renderScores, setupDrawer } from "./panels.js";
 import { showSummary } from "./sheet.js";
 import { renderSeats } from "./seats.js";
@@ -68,14 +68,29 @@ function moveText(ctx, frame) {
   return `${who} ${text}${by}`;
 }
 
+function points(n) {
+  return `${n} ${Math.abs(n) === 1 ? "point" : "points"}`;
+}
+
+/** "Ann won with 3 points; Bot 2 had 1 point and Bot 3 had 0 points." */
+export function resultWords(ctx, result) {
+  const winners = result.winners || [];
+  if (!winners.length) return `Scores: ${listWords(result.scores.map((n, s) => `${seatName(ctx, s)} ${points(n)}`))}.`;
+  const names = winners.map((s) => seatName(ctx, s));
+  const each = winners.length > 1 ? " each" : "";
+  let text = `${listWords(names)} won with ${points(result.scores[winners[0]])}${each}`;
+  const others = result.scores.map((_, s) => s).filter((s) => !winners.includes(s));
+  if (others.length) text += `; ${listWords(others.map((s) => `${seatName(ctx, s)} had ${points(result.scores[s])}`))}`;
+  return `${text}.`;
+}
+
 function meta(ctx) {
   const box = $("game-meta");
   const names = table.seats.map((s) => seatName(ctx, s.seat) + (s.kind === "bot" ? ` (bot, ${s.level})` : ""));
   const result = data.result;
-  const winners = result ? result.winners.map((s) => seatName(ctx, s)).join(" and ") : "";
   box.replaceChildren(
     h("p", {}, `Players: ${names.join(" · ")}.`),
-    h("p", {}, result ? `${winners} won, with ${result.scores.join(", ")}.` : "Ended by staff before the game was over."),
+    h("p", {}, result ? resultWords(ctx, result) : "Ended by staff before the game was over."),
   );
 }
 

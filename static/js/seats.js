@@ -5,6 +5,8 @@ import { backSvg, cardList, cardShort, tableCard } from "./cards.js";
 import { h, seatName, seatPoint } from "./layout.js";
 
 function backsNode(count, name) {
+  // No cards: nothing to draw (a lone "0" bubble read as a score), said to screen readers only.
+  if (!count) return h("span", { class: "visually-hidden", text: `${name} holds no cards` });
   const box = h("div", { class: "backs", role: "img", "aria-label": `${name} holds ${count} card${count === 1 ? "" : "s"}` });
   const shown = Math.min(count, 7);
   for (let i = 0; i < shown; i++) {

@@ -16,6 +16,7 @@ import { onMessage as eveningMessage, onState as eveningState } from "./evening.
 import { entries as logEntries, onState as logState } from "./movelog.js";
 import { onState as tipState } from "./tips.js";
 import { after as animateAfter, before as animateBefore, counts as animations } from "./animate.js";
+import { showSummary } from "./sheet.js";
 import { layoutFor, layoutName } from "./games/index.js";
 import { drawHand, openSheet, renderActions, renderTools, setupControls } from "./controls.js";
 
@@ -208,6 +209,12 @@ function render(msg) {
     page.announced = said;
   }
 
+  // A new game (a rematch) starts with no sheet: the last game's ending is in its result.
+  if (page.gameNumber !== undefined && page.gameNumber !== table.game_number) {
+    page.summary = null;
+    if (!$("summary").hidden) showSummary($("summary"), null);
+  }
+  page.gameNumber = table.game_number;
   const summary = view && game.summary ? game.summary(ctx) : null;
   if (summary) page.summary = summary;
   else if (page.summary && $("summary").hidden) page.summary = null;

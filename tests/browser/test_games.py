@@ -43,10 +43,16 @@ def test_a_whole_game_against_bots(site_server, new_page, game):
     play_to_end([page], seed=3, limit=300, on_move=screenshot)
     dialog = page.get_by_role("dialog")
     expect(dialog).to_be_visible()
+    # A seat with no cards left shows no card count (a lone "0" bubble reads as a score).
+    counts = page.locator(".seat .backs .count").all_text_contents()
+    assert "0" not in counts, counts
     expect(dialog.locator("table.score-table tr")).to_have_count(players + 1)
     assert page.errors == []
 
-    # The host starts a rematch at the same table.
+    if game == "ninety_eight":  # the deal's ending ("Over 98!") is on the sheet beside the result
+        expect(page.locator("#summary")).to_be_visible()
+    # The host starts a rematch at the same table: the last game's sheet goes with its result.
     dialog.get_by_role("button", name="Rematch").click()
     expect(page.locator("body")).to_have_attribute("data-status", "playing")
     expect(dialog).to_be_hidden()
+    expect(page.locator("#summary")).to_be_hidden()

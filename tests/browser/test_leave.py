@@ -3,10 +3,12 @@ player is offered only their own old seat back, by that name (the server's rule:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ARTIFACTS, PHONE
+from tests.browser.conftest import ARTIFACTS, PHONE, LiveServer, _new_server
 from tests.browser.driver import play_against_bots
 
 pytestmark = [pytest.mark.browser]
@@ -38,4 +40,53 @@ def test_after_leaving_the_lobby_is_one_click_away(site_server, new_page, size) 
     expect(page.get_by_role("button", name="Take over")).to_have_count(0)
     back.click()
     page.wait_for_url(site_server.url + "/")
+    assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def slow_bots() -> Iterator[LiveServer]:
+    """A server whose bots pause between moves, so a game is still running when Ann comes back."""
+    yield from _new_server({"BOT_PAUSE": "0.4"})
+
+
+OVERLAP_JS = """([a, b]) => {
+  const r = document.querySelector(a).getBoundingClientRect();
+  const s = document.querySelector(b).getBoundingClientRect();
+  return r.left < s.right && s.left < r.right && r.top < s.bottom && s.top < r.bottom;
+}"""
+
+
+def _log_lines(page) -> list[str]:
+    return [line.strip() for line in page.locator("#move-log li").all_text_contents()]
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_taking_the_seat_back_covers_nothing_and_the_log_keeps_the_bots_moves(
+    slow_bots, new_page, size
+) -> None:
+    page = new_page(**PHONE) if size == "phone" else new_page(viewport={"width": 1280, "height": 800})
+    play_against_bots(page, slow_bots.url, "Ann", "hearts", 4, {"Play to": "50"})
+    page.get_by_role("button", name="Leave game").click()
+    page.get_by_role("button", name="Leave", exact=True).click()
+    take_back = page.get_by_role("button", name="Take back your seat")
+    expect(take_back).to_be_visible()
+    take_back.scroll_into_view_if_needed()
+    assert not page.evaluate(OVERLAP_JS, [".evening-gone p", ".evening-takeover"])
+    assert not page.evaluate(OVERLAP_JS, [".evening-takeover", "#back-to-lobby"])
+    page.screenshot(path=str(ARTIFACTS / f"take-back-{size}.png"), timeout=60_000)
+    # The stand-in bot moves for the seat before Ann takes it back.
+    page.wait_for_function(
+        """() => {
+          const lines = [...document.querySelectorAll('#move-log li')].map((li) => li.textContent);
+          const left = lines.findIndex((t) => t.startsWith('Ann left'));
+          return left >= 0 && lines.slice(left).some((t) => t.startsWith('Bot 1 '));
+        }"""
+    )
+    take_back.click()
+    expect(page.locator("#move-log li", has_text="Ann took back their seat")).to_have_count(1)
+    lines = _log_lines(page)
+    left = next(i for i, t in enumerate(lines) if t.startswith("Ann left"))
+    away = lines[left : lines.index("Ann took back their seat")]
+    assert any(t.startswith("Bot 1 ") for t in away), lines
+    assert not any(t.startswith("You ") for t in away), lines
     assert page.errors == []

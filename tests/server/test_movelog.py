@@ -91,7 +91,7 @@ def test_departures_and_takeovers_are_in_the_log_and_a_new_deal_starts_it_afresh
     entries = log_for(table.pk, people[0][1])["entries"]
     assert [e["kind"] for e in entries] == ["move", "left", "takeover"]
     assert entries[1] == {"kind": "left", "seat": 1, "name": "Bob"}
-    assert entries[2] == {"kind": "takeover", "seat": 1, "name": "Eve", "left": "Bob"}
+    assert entries[2] == {"kind": "takeover", "seat": 1, "name": "Eve", "left": "Bob", "back": False}
     # Play on to the next deal: the log holds that deal's moves only.
     deal = state.deal_number
     while state.deal_number == deal:
@@ -99,6 +99,17 @@ def test_departures_and_takeovers_are_in_the_log_and_a_new_deal_starts_it_afresh
         moving.apply_move(table.pk, rng.choice(game.legal_moves(state, seat)), None, seat=seat, by="admin")
         game, state, _ = state_of(table.pk)
     assert log_for(table.pk, people[0][1])["entries"] == []
+
+
+def test_a_player_taking_their_own_seat_back_is_marked_as_back() -> None:
+    people = [make_player(name) for name in ("Ann", "Bob")]
+    table = seating.create_table(people[0][0], "agram", 2, {"target": 3})
+    seating.sit(table.pk, people[1][0], 1)
+    seating.start(table.pk, people[0][0])
+    seating.leave(table.pk, people[1][0])
+    seating.takeover(table.pk, people[1][0], 1)
+    entries = log_for(table.pk, people[0][1])["entries"]
+    assert entries[-1] == {"kind": "takeover", "seat": 1, "name": "Bob", "left": "Bob", "back": True}
 
 
 def test_an_unknown_table_has_no_log() -> None:

@@ -123,11 +123,23 @@ def test_the_players_page_lists_a_game_they_took_over() -> None:
     took = "took over from a player who left"
     cys = Client().get(f"/players/{cy.pk}/").content.decode()
     assert f"/replay/{match.table_id}/{match.number}/" in cys and cys.count('class="game-row"') == 1
-    assert f"{shown} · {scores[1]} points · {took}" in cys
+    points = "point" if scores[1] == 1 else "points"
+    assert f"{shown} · {scores[1]} {points} · {took}" in cys
     bobs = Client().get(f"/players/{bob.pk}/").content.decode()
     assert "left before the end" in bobs and took not in bobs
     anns = Client().get(f"/players/{ann.pk}/").content.decode()
     assert anns.count('class="game-row"') == 1 and took not in anns and "left before the end" not in anns
+
+
+def test_the_players_page_says_one_point_not_one_points() -> None:
+    ann, bob, cy = member("Ann"), member("Bob"), member("Cy")
+    table = hearts_with_a_takeover(ann, bob, cy)
+    play(table.pk, random.Random(4))
+    match = Match.objects.get(table=table)
+    for points, words in ((1, "1 point ·"), (2, "2 points ·"), (0, "0 points ·")):
+        match.result["scores"][1] = points
+        match.save(update_fields=["result"])
+        assert words in Client().get(f"/players/{cy.pk}/").content.decode()
 
 
 def test_deleting_an_account_renames_the_player_in_every_record_of_a_game_they_took_over() -> None:

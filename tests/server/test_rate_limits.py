@@ -83,12 +83,16 @@ def test_one_address_cannot_create_tables_without_bound_from_many_sessions(setti
 
 @pytest.mark.django_db
 def test_one_address_creates_a_bounded_number_of_guests_and_renames_are_limited(settings) -> None:
+    # A café's evening: forty friends behind one router all become guests...
     answers = [
-        post_json(HttpClient(REMOTE_ADDR="10.1.1.1"), "/api/session/", {"name": f"G{i}"}) for i in range(30)
+        post_json(HttpClient(REMOTE_ADDR="10.1.1.1"), "/api/session/", {"name": f"G{i}"}) for i in range(70)
     ]
-    assert [r.status_code for r in answers[:10]] == [200] * 10
-    assert all(limited(r) for r in answers[10:])
-    assert Player.objects.count() == 10
+    assert [r.status_code for r in answers[:40]] == [200] * 40
+    # ... but one address cannot make players without bound.
+    allowed = settings.RATE_LIMITS["guest"]["address"][0]
+    assert 40 <= allowed < 70
+    assert all(limited(r) for r in answers[allowed:])
+    assert Player.objects.count() == allowed
     assert (
         post_json(HttpClient(REMOTE_ADDR="10.1.1.2"), "/api/session/", {"name": "Elsewhere"}).status_code
         == 200

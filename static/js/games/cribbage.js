@@ -123,7 +123,7 @@ function showTable(ctx, entry) {
   for (const item of entry.items) {
     list.append(h("li", {}, h("span", { class: "item-kind", text: item.kind }), " ", h("span", { class: "item-cards", text: item.cards.map(cardShort).join(" ") }), h("span", { class: "item-points", text: String(item.points) })));
   }
-  if (!entry.items.length) list.append(h("li", { class: "hint", text: "nineteen: nothing scores" }));
+  if (!entry.items.length) list.append(h("li", { class: "hint", text: "Nothing scores: 0 points" }));
   return h(
     "div",
     { class: "show-hand" },

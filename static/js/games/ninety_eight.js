@@ -36,7 +36,7 @@ export default {
   handMarks(ctx) {
     const effects = ctx.view.effects || [];
     return new Map(
-      effects.map((e) => [e.card, { short: e.loses ? `${e.total}: over!` : `→ ${e.total}`, label: e.loses ? `makes the total ${e.total}: over ${ctx.view.limit}, you lose the deal` : `makes the total ${e.total}`, kind: e.loses ? "danger" : "effect" }]),
+      effects.map((e) => [e.card, { short: e.loses ? `✗ ${e.total}` : `→ ${e.total}`, label: e.loses ? `makes the total ${e.total}: over ${ctx.view.limit}, you lose the deal` : `makes the total ${e.total}`, kind: e.loses ? "danger" : "effect" }]),
     );
   },
   summary(ctx) {

@@ -1,11 +1,11 @@
 // Stealing Bundles' table: the pool, the stock, and each seat's bundle (top card and size).
 
 import { cardList, cardName, cardShort } from "../cards.js";
-import { cardRow, h, seatName, stackNode } from "../layout.js";
+import { cardRow, h, listWords, seatName, stackNode } from "../layout.js";
 
 function takeText(ctx, take) {
   const parts = [];
-  if (take.stole.length) parts.push(`stole ${take.stole.map((s) => seatName(ctx, s)).join(" and ")}'s bundle`);
+  if (take.stole.length) parts.push(`stole ${listWords(take.stole.map((s) => seatName(ctx, s)))}'s bundle`);
   if (take.pool.length) parts.push(`took ${take.pool.map(cardShort).join(" ")} from the pool`);
   return parts.length ? `${parts.join(" and ")} with ${cardShort(take.card)}` : "";
 }
