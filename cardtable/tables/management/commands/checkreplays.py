@@ -40,20 +40,14 @@ class Command(BaseCommand):
         parser.add_argument("games", nargs="*", metavar="GAME", help="game ids to check (default: all)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        """Replay, print one line per failure, and end with the count (``CommandError`` if any failed)."""
+        """Replay and say how many replay; if any does not, ``CommandError`` names each on its own line."""
         matches = Match.objects.filter(finished__isnull=False).order_by("finished", "pk")
         if options["games"]:
             matches = matches.filter(game__in=options["games"])
         count, failed = failures(matches)
-        for line in failed:
-            self.stderr.write(line)
-        if failed:
+        if failed:  # Django prints the error (each failure a line) and exits with status 1
             raise CommandError(
                 f"{len(failed)} of {count} finished games do not replay:\n" + "\n".join(failed)
             )
-        noun = (
-            "finished game replays to its recorded result"
-            if count == 1
-            else ("finished games replay to their recorded results")
-        )
-        self.stdout.write(f"{count} {noun}")
+        noun = "game replays to its" if count == 1 else "games replay to their"
+        self.stdout.write(f"{count} finished {noun} recorded result{'' if count == 1 else 's'}")
