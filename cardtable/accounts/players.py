@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from cardtable.ratings.summary import rating_for
 from cardtable.reviews.summary import average_mistake_cost, reviewed_matches
+from cardtable.tables.authority import departures
 from cardtable.tables.models import Match, MatchPlayer, Player
 from cardtable.tables.players import accounts
 from cardtable.tables.players.identity import player_for
@@ -91,7 +92,7 @@ def line_of(held: MatchPlayer, info: GameInfo) -> GameLine:
         place=info.ranks(scores)[seat] + 1,
         points=scores[seat],
         won=seat in match.result.get("winners", []),
-        left=any(d.get("player") == held.player_id for d in match.left),
+        left=held.player_id in departures.gone(match.left, seat),  # taking one's seat back is no leave
         replay=reverse("dashboard:replay", args=[match.table_id, match.number]),
         took_over=held.how == MatchPlayer.TOOK_OVER,
     )

@@ -19,6 +19,7 @@ from typing import Any
 from django.db.models import Count
 
 from cardtable.dashboard.models import GameSummary
+from cardtable.tables.authority import departures
 from cardtable.tables.models import Match
 from cardtable.tables.replay import ReplayError, require_finished, walk
 from games import get_game
@@ -226,8 +227,9 @@ def variant_stats(game_id: str | None = None) -> list[VariantStats]:
 def bot_level_results() -> tuple[list[str], list[dict[str, Any]]]:
     """Win share of each kind of player (bot levels, and humans) per game, over completed games.
 
-    A seat whose player left mid-game counts under ``left``, never as a human's
-    loss or win: the bot that played it on decided the rest.
+    A seat whose player left mid-game and did not take it back counts under
+    ``left``, never as a human's loss or win: a bot or another player decided
+    the rest.
 
     Returns the game ids and one row per level: ``{"level", "cells": {game:
     {"seats", "share", "rate", "fair"}}, "total": {...}}``. ``fair`` is the rate
@@ -241,7 +243,7 @@ def bot_level_results() -> tuple[list[str], list[dict[str, Any]]]:
     for game, players, seats, result, left in matches:
         winners = result.get("winners", [])
         games.add(game)
-        gone = {departure["seat"] for departure in left or []}
+        gone = set(departures.left_seats(left or []))  # a seat taken back by its player was not left
         for seat in seats:
             level = (seat.get("level") or "bot") if seat.get("kind") == "bot" else "human"
             if seat["seat"] in gone:

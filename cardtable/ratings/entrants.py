@@ -10,9 +10,11 @@ it at the end. The rules (docs/ratings.md):
   the last one to take it over (``taken_by``), or its first player who took it
   back; when a stand-in bot finished it (nobody took it over), the seat is left
   out, its play being part the leaver's and part the bot's;
-- every player who left a seat and was not holding it at the end is rated as
+- every player who left a seat and was not holding it at the end (taking one's
+  own seat back and holding it to the end is no leave) is a forfeit, rated as
   finishing last, below every seat (leavers share that rank), so leaving a lost
-  game never saves a rating.
+  game never saves a rating; ``rating.rated_groups`` rates a forfeit against
+  the others alone, so nobody's rating rises for it.
 
 Pure functions over the stored JSON, so the incremental update and the rebuild
 read a game the same way.
@@ -24,31 +26,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardtable.tables.authority.departures import final_holder
+
+__all__ = ["BOT", "PLAYER", "Entrant", "entrants", "final_holder"]
+
 PLAYER, BOT = "player", "bot"
 
 
 @dataclass(frozen=True, slots=True)
 class Entrant:
-    """One participant of a rated game: a player (by id) or a bot level, and its rank (0 best)."""
+    """One participant of a rated game: a player (by id) or a bot level, its rank (0 best), and
+    ``forfeit``: a player who left a seat and did not hold it at the end (ranked last, no one's opponent)."""
 
     kind: str
     player: int | None
     level: str | None
     rank: int
-
-
-def final_holder(departures: Sequence[dict[str, Any]]) -> int | None:
-    """The player holding a left seat at the end, from the seat's departures; ``None``: a bot finished it.
-
-    A departure without ``taken_by`` is still open (the stand-in bot plays the
-    seat); at most one is open at a time, since a seat opens only when its holder
-    leaves and every open departure closes at the next takeover. With none open,
-    the latest takeover (the largest ``taken_after``) names the holder.
-    """
-    if any("taken_by" not in d for d in departures):
-        return None
-    latest = max(departures, key=lambda d: d.get("taken_after", 0))
-    return latest["taken_by"]
+    forfeit: bool = False
 
 
 def entrants(
@@ -71,5 +65,5 @@ def entrants(
             found.append(Entrant(PLAYER, holder, None, ranks[index]))
         forfeits += [d["player"] for d in departures if d.get("player") not in (None, holder)]
     last = len(ranks)  # every seat finished ahead, counted as GameInfo.ranks counts places
-    found += [Entrant(PLAYER, player, None, last) for player in dict.fromkeys(forfeits)]
+    found += [Entrant(PLAYER, player, None, last, forfeit=True) for player in dict.fromkeys(forfeits)]
     return found

@@ -59,11 +59,13 @@ def rated_matches() -> Q:
 
 
 def match_entrants(match: Match) -> tuple[list[Entrant], set[int]] | None:
-    """A game's entrants and which of them are registered; ``None`` when the game is not rated.
+    """A game's rated entrants and which of them are registered; ``None`` when the game is not rated.
 
-    Not rated: a game that was abandoned or never finished, one of a game the site
-    no longer knows, and one with no registered player among its entrants (only
-    bots, or only bots and guests: nothing to store).
+    The entrants are the registered players and the bots with a reference;
+    guests are left out (no one's opponent, nothing of theirs is stored: a
+    throwaway name must not be a win to farm). Not rated: a game that was
+    abandoned or never finished, one of a game the site no longer knows, and
+    one where no registered player's rating would move (``rated_groups``).
     """
     if match.abandoned or match.finished is None or not match.result:
         return None
@@ -79,9 +81,29 @@ def match_entrants(match: Match) -> tuple[list[Entrant], set[int]] | None:
     ]
     humans = {e.player for e in found if e.kind == PLAYER}
     registered = set(Player.objects.filter(pk__in=humans, user__isnull=False).values_list("pk", flat=True))
-    if not registered or len(found) < 2:
+    found = [e for e in found if e.kind == BOT or e.player in registered]
+    if not rated_groups(found):
         return None
     return found, registered
+
+
+def rated_groups(found: list[Entrant]) -> list[tuple[list[Entrant], list[Entrant]]]:
+    """The rankings one game is rated as: (entrants ranked together, the players whose rating it moves).
+
+    The field, everyone who held a seat to the end (players and bots), is one
+    ranking, rated when it holds a player and someone to compare them with. Each
+    player who left (a forfeit) is rated alone against the field, ranked last:
+    their rating falls, and nobody's rises for it, so a seat left at once is no
+    win to collect. With no field, a leaver is not rated.
+    """
+    field = [e for e in found if not e.forfeit]
+    groups = []
+    players = [e for e in field if e.kind == PLAYER]
+    if players and len(field) >= 2:
+        groups.append((field, players))
+    if field:
+        groups += [([*field, leaver], [leaver]) for leaver in found if leaver.forfeit]
+    return groups
 
 
 def rate_one(match: Match) -> RatedMatch | None:
@@ -91,27 +113,34 @@ def rate_one(match: Match) -> RatedMatch | None:
         return None
     found, registered = known
     current = {r.player_id: r for r in Rating.objects.filter(game=match.game, player_id__in=registered)}
-    teams: list[list[PlackettLuceRating]] = []
-    for entrant in found:
+
+    def before(entrant: Entrant) -> PlackettLuceRating:
         if entrant.kind == BOT:
             mu, sigma = bot_rating(entrant.level or "")  # type: ignore[misc]
-            teams.append([MODEL.rating(mu=mu, sigma=sigma)])
-        elif entrant.player in current:
+            return MODEL.rating(mu=mu, sigma=sigma)
+        if entrant.player in current:
             held = current[entrant.player]
-            teams.append([MODEL.rating(mu=held.mu, sigma=held.sigma)])
-        else:  # a guest, or a registered player's first game: a new player's rating
-            teams.append([MODEL.rating()])
-    after = MODEL.rate(teams, ranks=[e.rank for e in found])
+            return MODEL.rating(mu=held.mu, sigma=held.sigma)
+        return MODEL.rating()  # a registered player's first game: a new player's rating
+
+    moved: dict[int, tuple[PlackettLuceRating, PlackettLuceRating]] = {}
+    for ranked, moving in rated_groups(found):
+        teams = [[before(e)] for e in ranked]
+        after = MODEL.rate(teams, ranks=[e.rank for e in ranked])
+        for entrant, (old,), (new,) in zip(ranked, teams, after, strict=True):
+            if entrant in moving:
+                moved[entrant.player] = (old, new)  # type: ignore[index]
     rated = RatedMatch.objects.create(match=match, game=match.game, finished=match.finished)
-    for entrant, (before,), (new,) in zip(found, teams, after, strict=True):
-        if entrant.player not in registered:
-            continue  # bots stay fixed; guests are not stored
+    for entrant in found:
+        if entrant.player not in moved:
+            continue  # bots stay fixed
+        old, new = moved[entrant.player]
         RatingChange.objects.create(
             rated=rated,
             player_id=entrant.player,
             rank=entrant.rank,
-            mu_before=before.mu,
-            sigma_before=before.sigma,
+            mu_before=old.mu,
+            sigma_before=old.sigma,
             mu=new.mu,
             sigma=new.sigma,
         )

@@ -3,10 +3,12 @@
 The game module does all the work: ``new`` from the recorded seed and options,
 then ``apply`` for each logged move, checking that each move sets off the same
 chance events (deals, start cards) as when it was played, and that the end
-matches the recorded result. ``replay_moves`` is the one routine; ``walk`` feeds
-it a ``Match`` and its log, ``replay`` yields the table version beside each state,
-and the dashboard's replay page and statistics, the server tests and the ops
-harness (from raw rows) all go through it.
+matches the recorded result: the game's own, with the seats left for good
+(``departures.recorded_result``, which the authority records the same way).
+``replay_moves`` is the one routine; ``walk`` feeds it a ``Match`` and its log,
+``replay`` yields the table version beside each state, and the dashboard's
+replay page and statistics, ``manage.py checkreplays``, the server tests and
+the ops harness (from raw rows) all go through it.
 
 A replay shows all hands face up: a page that shows one must first call
 ``require_finished`` (while a game is played, its replay would show the hidden
@@ -19,6 +21,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from cardtable.tables.authority.departures import recorded_result
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord
 from games import get_game
@@ -51,6 +54,7 @@ def replay_moves(
     seed: int,
     records: Iterable[Any],
     result: dict[str, Any] | None = None,
+    left: list[dict[str, Any]] | None = None,
 ) -> Iterator[tuple[Any | None, Any, bool]]:
     """Yield (record, state, new deal) at the start (record ``None``) and after each logged move.
 
@@ -77,8 +81,23 @@ def replay_moves(
         if plain(list(events)) != record.events:
             raise ReplayError("replay_failed", f"move {record.seq} dealt other cards than were recorded")
         yield record, state, any("deal" in event for event in events)
-    if result is not None and plain(game.result(state)) != result:
-        raise ReplayError("replay_failed", "the replayed game ends with another result than was recorded")
+    if result is not None:
+        replayed = plain(recorded_result(game.result(state) or {}, left or []))
+        if replayed != result:
+            why = difference(replayed, result)
+            raise ReplayError(
+                "replay_failed", f"the replayed game ends with another result than was recorded: {why}"
+            )
+
+
+def difference(replayed: dict[str, Any], recorded: dict[str, Any]) -> str:
+    """Which keys of a result differ between the replay and the record, each with both values."""
+    keys = sorted(set(replayed) | set(recorded))
+    return "; ".join(
+        f"{key} {replayed.get(key, '(none)')} replayed, {recorded.get(key, '(none)')} recorded"
+        for key in keys
+        if replayed.get(key) != recorded.get(key)
+    )
 
 
 def walk(match: Match) -> Iterator[tuple[MoveRecord | None, Any, bool]]:
@@ -88,7 +107,9 @@ def walk(match: Match) -> Iterator[tuple[MoveRecord | None, Any, bool]]:
     must call ``require_finished``.
     """
     records = match.moves.order_by("seq")
-    yield from replay_moves(match.game, match.players, match.options, match.seed, records, match.result)
+    yield from replay_moves(
+        match.game, match.players, match.options, match.seed, records, match.result, match.left
+    )
 
 
 def replay(match: Match) -> Iterator[tuple[int, Any]]:

@@ -21,14 +21,17 @@ def test_a_seat_taken_over_goes_to_its_last_holder_and_the_leaver_is_last() -> N
     assert entrants(seats, left, [0, 1]) == [
         Entrant(PLAYER, 9, None, 0),
         Entrant(PLAYER, 8, None, 1),
-        Entrant(PLAYER, 7, None, 2),
+        Entrant(PLAYER, 7, None, 2, forfeit=True),
     ]
 
 
 def test_a_seat_a_stand_in_finished_is_left_out_and_its_leaver_is_last() -> None:
     seats = [{"seat": 0, "player": 7, "level": None}, {"seat": 1, "player": 8, "level": None}]
     left = [{"seat": 0, "player": 7, "name": "A", "moves": 3}]
-    assert entrants(seats, left, [0, 1]) == [Entrant(PLAYER, 8, None, 1), Entrant(PLAYER, 7, None, 2)]
+    assert entrants(seats, left, [0, 1]) == [
+        Entrant(PLAYER, 8, None, 1),
+        Entrant(PLAYER, 7, None, 2, forfeit=True),
+    ]
 
 
 def test_the_holder_at_the_end_is_the_latest_takeover() -> None:
@@ -42,7 +45,7 @@ def test_the_holder_at_the_end_is_the_latest_takeover() -> None:
     assert entrants(seats, left, [1, 0]) == [
         Entrant(PLAYER, 7, None, 1),
         Entrant(BOT, None, "hard", 0),
-        Entrant(PLAYER, 9, None, 2),
+        Entrant(PLAYER, 9, None, 2, forfeit=True),
     ]
     # Reopened: 9 left again after taking it; nobody took it: a bot finished it.
     assert final_holder([{**left[0]}, {"seat": 0, "player": 9, "moves": 6}]) is None
@@ -53,11 +56,11 @@ def test_leavers_share_the_last_rank() -> None:
     left = [{"seat": 0, "player": 10, "moves": 1}, {"seat": 2, "player": 12, "moves": 4}]
     assert entrants(seats, left, [2, 1, 0]) == [
         Entrant(PLAYER, 11, None, 1),
-        Entrant(PLAYER, 10, None, 3),
-        Entrant(PLAYER, 12, None, 3),
+        Entrant(PLAYER, 10, None, 3, forfeit=True),
+        Entrant(PLAYER, 12, None, 3, forfeit=True),
     ]
     # Two seats sharing a place still leave every seat ahead: the leaver's rank is the seat count.
-    assert entrants(seats, left[:1], [1, 1, 0])[-1] == Entrant(PLAYER, 10, None, 3)
+    assert entrants(seats, left[:1], [1, 1, 0])[-1] == Entrant(PLAYER, 10, None, 3, forfeit=True)
 
 
 @pytest.mark.django_db

@@ -68,15 +68,18 @@ def test_a_game_is_rated_once() -> None:
     assert rating(ann).games == 1 and RatedMatch.objects.count() == 1
 
 
-def test_a_guest_takes_part_unrated_at_a_new_players_rating() -> None:
+def test_a_guest_is_no_rated_opponent() -> None:
     ann, gus = member("Ann"), guest("Gus")
     record("hearts", [ann, gus, "easy"], [90, 10, 50])
     assert rating(ann).mu < MODEL.mu
     assert not Rating.objects.filter(player=gus).exists()
-    # Gus counted as a new player who beat Ann: as if Ann lost to a new registered player.
-    cy, dee = member("Cy"), member("Dee")
-    record("hearts", [cy, dee, "easy"], [90, 10, 50], minute=1)
+    # Gus is left out (a throwaway name is no opponent): as if Ann had lost to the bot alone.
+    cy = member("Cy")
+    record("hearts", [cy, "easy"], [90, 50], minute=1)
     assert rating(cy).mu == rating(ann).mu and rating(cy).sigma == rating(ann).sigma
+    # Beating guests alone rates nothing.
+    record("hearts", [member("Dee"), guest("Gil"), guest("Gwen")], [0, 60, 70], minute=2)
+    assert RatedMatch.objects.count() == 2
 
 
 def test_tied_players_share_a_rank() -> None:

@@ -6,6 +6,10 @@ once someone took the seat over). From these come the rules a takeover obeys
 (docs/protocol.md, docs/security.md): a player holds, or has held, at most one
 seat of a game, so one who left may take back only that same seat; and at most
 ``HOLDERS_PER_SEAT`` players hold one seat in one game, so the record stays small.
+Who holds a left seat at the end (``final_holder``) and who left a seat for good
+(``gone``, ``left_seats``) are read the same way by the recorded result, its
+replay check, the ratings and a player's page: a player who took their own seat
+back and held it to the end did not leave it.
 Pure functions over the stored JSON: the seating operations call them under the table lock.
 """
 
@@ -63,3 +67,42 @@ def record_takeover(
         if entry["seat"] == index and "taken_by" not in entry:
             entry["taken_by"], entry["taken_after"] = player_id, moves
     return entries
+
+
+def final_holder(departures: list[dict[str, Any]]) -> int | None:
+    """The player holding a left seat at the end, from that seat's departures; ``None``: a bot finished it.
+
+    A departure without ``taken_by`` is still open (the stand-in bot plays the
+    seat); at most one is open at a time, since a seat opens only when its holder
+    leaves and every open departure closes at the next takeover. With none open,
+    the latest takeover (the largest ``taken_after``) names the holder.
+    """
+    if not departures or any("taken_by" not in d for d in departures):
+        return None
+    latest = max(departures, key=lambda d: d.get("taken_after", 0))
+    return latest["taken_by"]
+
+
+def gone(left: list[dict[str, Any]], index: int) -> list[int]:
+    """The players who left seat ``index`` and did not hold it at the end (in the order they left)."""
+    departures = [d for d in left if d["seat"] == index]
+    holder = final_holder(departures)
+    return [d["player"] for d in departures if d.get("player") is not None and d["player"] != holder]
+
+
+def left_seats(left: list[dict[str, Any]]) -> list[int]:
+    """The seats some player left for good: the result's ``"left"`` (a seat taken back is not one)."""
+    return sorted({d["seat"] for d in left if gone(left, d["seat"])})
+
+
+def recorded_result(result: dict[str, Any], left: list[dict[str, Any]]) -> dict[str, Any]:
+    """The result a finished game records: the game's own, and ``"left"`` (``left_seats``) when any.
+
+    The authority records this when a game ends, and a replay checks its own end
+    against it, so the two read the departures the same way.
+    """
+    recorded = dict(result)
+    seats = left_seats(left)
+    if seats:
+        recorded["left"] = seats
+    return recorded

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from cardtable.tables.authority import departures
 from cardtable.tables.authority.checks import (
     own_seat,
 )
@@ -111,9 +112,7 @@ def apply_locked(
     if over:
         table.status = Table.FINISHED
         fields.append("status")
-        match.result = game.result(state)
-        if match.left:
-            match.result["left"] = sorted({d["seat"] for d in match.left})
+        match.result = departures.recorded_result(game.result(state), match.left)
         match.finished = timezone.now()
         moons = getattr(game, "moons", None)  # the games with a moon to shoot say who shot it
         match.moons = moons(state) if moons is not None else None

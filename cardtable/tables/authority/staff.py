@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from cardtable.tables.authority import departures
 from cardtable.tables.authority.checks import check_level, seat_at, seats_of
 from cardtable.tables.authority.commit import locked_table, save_changed
 from cardtable.tables.errors import TableError
@@ -79,8 +80,25 @@ def remove_player(table_id: str, index: int) -> int:
 
 
 def _replace_player(table: Table, seat: Seat, bot_level: str) -> int:
-    """Empty the seat of its player and give it ``bot_level`` ("" for none); hand on the host."""
+    """Empty the seat of its player and give it ``bot_level`` ("" for none); hand on the host.
+
+    A player removed during a game did not hold the seat to its end: the game's
+    record notes the departure as a leave does (``departures.record_departure``),
+    so the result and the ratings do not give them the bot's play. The seat is
+    not opened to take over (``Seat.left`` stays empty).
+    """
     removed = seat.player_id
+    if removed is not None and table.status == Table.PLAYING:
+        match = Match.objects.filter(table=table, number=table.game_number, result__isnull=True).first()
+        if match is not None:
+            departure = {
+                "seat": seat.index,
+                "player": removed,
+                "name": seat.player.name,
+                "moves": match.moves.count(),
+            }
+            match.left = departures.record_departure(match.left, departure)
+            match.save(update_fields=["left"])
     seat.player, seat.bot_level = None, bot_level
     seat.away_since, seat.stand_in = None, False
     seat.save(update_fields=["player", "bot_level", "away_since", "stand_in"])
