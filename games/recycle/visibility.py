@@ -83,6 +83,15 @@ def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
     return out
 
 
+def pick_seen(prog: Program, offer: Any) -> dict[str, Any]:
+    """Return a pick (``picks.Offer``) as its seat reads it: the cards, where they lie, the rule."""
+
+    def where(key: LocKey) -> dict[str, str]:
+        return {"owner": owner_label(key[0]), "name": key[2], "label": readable(key[2])}
+
+    return offer.describe(prog.names, where)
+
+
 def _last_seen(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any] | None:
     """Return the last move and its seat as ``seat`` may know them (``move_seen``)."""
     last = st.last
