@@ -106,7 +106,10 @@ def move_seen(prog: Program, st: RecycleState, mover: int, move: dict, viewer: i
     mover alone: the others learn that the seat moved)."""
     if viewer == mover:
         return move
-    named = [v for v in (move.get("play"), *(move.get("choice") or ())[1:]) if isinstance(v, str)]
+    named = []
+    for value in (move.get("play"), *(move.get("choice") or ())[1:]):
+        # A set of cards (a pick, a tuple) names each of its cards.
+        named.extend(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
     deck = set(prog.names)
     cards = [v for v in named if v in deck]
     if not cards:

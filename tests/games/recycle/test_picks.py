@@ -72,6 +72,15 @@ def test_a_set_picked_is_made_and_a_wrong_one_refused_leaving_the_state_as_it_wa
     assert len(game.view(state, 0)["hand"]) == 5 and game.to_act(state) == [1]
 
 
+def test_a_set_put_face_down_is_named_to_its_mover_alone() -> None:
+    game = loads(ANY_SET.replace("(game vloc DISCARD)", "(game iloc DISCARD)"), "Face down")
+    state = game.new(None, None, seed=8)
+    chosen = game.view(state, 0)["pick"][0]["cards"][:3]
+    game.apply(state, 0, {"choice": [0, chosen]})
+    assert game.view(state, 0)["last"]["move"] == {"choice": [0, chosen]}
+    assert game.view(state, 1)["last"]["move"] == {} and game.view(state, None)["last"]["move"] == {}
+
+
 def test_a_pick_by_points_lists_what_its_rule_allows_and_refuses_the_rest() -> None:
     game = loads(SHED, "Shed")
     state = game.new(None, None, seed=3)
