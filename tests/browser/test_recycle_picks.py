@@ -93,6 +93,11 @@ def test_a_game_of_picks_plays_to_the_end_by_picking_and_confirming(own_server, 
                 apart = a["box"][2] <= b["box"][0] + 1 or b["box"][2] <= a["box"][0] + 1
                 assert apart or a["box"][3] <= b["box"][1] + 1 or b["box"][3] <= a["box"][1] + 1
         chosen = _greedy(cards)
+        if turns == 0:
+            # A hint is one of the sets listed (the normal bot's choice), said as its cards.
+            page.locator("#table-tools").get_by_role("button", name="Hint").click()
+            expect(page.locator("#toast")).to_contain_text(re.compile(r"Hint: \S"), timeout=30_000)
+            expect(page.locator("#toast")).not_to_contain_text(re.compile("undefined|Option|,"))
         if turns == 0 and sum(c["points"] for c in cards) > 10:
             # Past 10 points the page does not let the set be confirmed, and says why.
             for card in cards:
