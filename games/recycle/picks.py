@@ -192,12 +192,11 @@ class Setting:
     def sample(self, rng: random.Random, count: int, visits: int) -> list[int]:
         """Return up to ``count`` subsets allowed, each the first found on a path drawn at random."""
         masks: set[int] = set()
+        each = max(visits // (count * 2), 4 * len(self.cards) + 4)  # all of them: about ``visits`` steps
         for _ in range(count * 2):
-            if len(masks) >= count or visits <= 0:
+            if len(masks) >= count:
                 break
-            found, _ = self.search(1, visits, rng)
-            visits -= len(self.cards) * 2 + 2
-            masks.update(found)
+            masks.update(self.search(1, each, rng)[0])
         return sorted(masks)
 
 

@@ -181,3 +181,20 @@ def test_a_capture_takes_the_pool_cards_adding_up_to_the_card_played_past_17_car
         captured += "choice" in move and len(move["choice"]) == 3
         game.apply(state, seat, move)
     assert captured > 0 and game.result(state)["winners"]
+
+
+def test_a_rule_the_pick_cannot_say_is_checked_by_the_server() -> None:
+    # "No heart": not a bound on size or points, so the page is told the rule is not exact.
+    rule = "(all 'S 'C (!= (cardatt SUIT 'C) HEARTS))"
+    game = loads(SHED.replace("(<= (sum 'S using (game points PIPS)) 10)", rule), "No hearts")
+    state = game.new(None, None, seed=9)
+    pick = game.view(state, 0)["pick"][0]
+    assert pick["exact"] is False and "sums" not in pick and not pick["listed"]
+    hearts = [c for c in pick["cards"] if c.endswith("H")]
+    others = [c for c in pick["cards"] if not c.endswith("H")]
+    assert hearts and len(others) > 6
+    assert all(not c.endswith("H") for m in game.legal_moves(state, 0) for c in m["choice"][1])
+    with pytest.raises(IllegalMoveError, match="not a set the rules allow"):
+        game.apply(state, 0, {"choice": [0, [c for c in pick["cards"] if c in (hearts[0], others[0])]]})
+    game.apply(state, 0, {"choice": [0, others]})
+    assert game.view(state, 1)["last"]["move"] == {"choice": [0, others]}
