@@ -89,7 +89,10 @@ function panel(ctx, pick, makeMove, pending) {
     confirm.setAttribute("aria-label", `Confirm the ${now.length} card${now.length === 1 ? "" : "s"} picked`);
   };
   const cards = h("div", { class: "picker-cards" });
-  for (const card of pick.cards) {
+  // Shown in the hand's order where they are in it (the move keeps the pick's order).
+  const inHand = new Map(((ctx.view && ctx.view.hand) || []).map((c, i) => [c, i]));
+  const shown = [...pick.cards].sort((a, b) => (inHand.get(a) ?? 1e9) - (inHand.get(b) ?? 1e9));
+  for (const card of shown) {
     const points = (pick.sums || []).length === 1 ? pick.sums[0].points[card] : null;
     const button = h("button", {
       type: "button",
