@@ -7,9 +7,11 @@ not depend on the card once per filter, not once per card.
 
 from __future__ import annotations
 
+from games.recycle import picks
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.fast import Fn, draws, end_card, every_player
 from games.recycle.filters import Filters
+from games.recycle.groups import MAX_GROUPS
 from games.recycle.kinds import (
     CARD,
     CARDS,
@@ -211,6 +213,8 @@ class CardSets(Filters):
         """Compile something to go through: players, teams, names, or cards."""
         kind = self.kind(node, scope)
         k, a = node.kind, node.args
+        if k == "filter" and a[0].kind == "subsets":  # searched, not every subset made (picks.py)
+            return picks.filtered(picks.SubsetRule(self, node, scope), node, MAX_GROUPS)
         if k == "filter" and kind not in (LOC, CARDS):  # players, teams, names, numbers, collections
             source, var, test = a
             items = self.collection(source, scope)

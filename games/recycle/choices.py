@@ -121,15 +121,18 @@ class Choices(CardSets):
 
             return per_item
         if k == "do":
-            parts = [(self.options(x, scope), *self._plain_guard(x, scope)) for x in a]
+            parts = [(self.options(x, scope), *self._plain_guard(x, scope), self.branches(x)) for x in a]
 
             def product(st, env):
                 combos: list = [((), [])]
-                for part, test, bare in parts:
+                for part, test, bare, branching in parts:
                     if test is not None and not any(acts for _, acts in combos):
                         # Nothing of the option runs before this guard: it is checked now,
                         # as CardStock checks it, on the state the option starts from.
                         found = [((), [(bare, env)])] if test(st, env) else _NOTHING
+                    elif branching and any(acts for _, acts in combos):
+                        combos = _after(st, env, part, combos)
+                        continue
                     else:
                         # A part offering nothing (an any over no items, a false guard) adds
                         # nothing to the option, as in CardStock: it does not remove it.
@@ -185,6 +188,26 @@ class Choices(CardSets):
         if node.kind == "guarded" and not self.branches(node.args[1]):
             return self.truth(node.args[0], scope), self.action(node.args[1], scope)
         return None, None
+
+
+def _after(st: Any, env: dict, part: Options, combos: list) -> list:
+    """Return ``combos`` each followed by the options ``part`` offers on the state its actions make.
+
+    CardStock builds a later ``any`` of an option on the state the option's earlier actions
+    leave (it runs them and undoes them): Scopa's capture reads the card just played. Here
+    they run on a copy; the option's actions run again on the game when it is chosen.
+    """
+    out = []
+    for bindings, acts in combos:
+        if acts:
+            trial = st.copy()
+            for act, bound in acts:
+                act(trial, bound)
+            found = part(trial, dict(env)) or _NOTHING  # a new env: nothing memoized on the game is read
+        else:
+            found = part(st, env) or _NOTHING
+        out.extend((bindings + more, acts + then) for more, then in found)
+    return out
 
 
 def _guarded(tests: list[Fn], body: Options, shapes: list, offers: bool) -> Options:

@@ -91,8 +91,9 @@ class RecycleGame(Game):
     def check_move(self, state: RecycleState, seat: int, move: Move) -> None:
         """Accept a legal move at once; else the usual errors."""
         current = not state.over and type(seat) is int and seat == state.cycles[-1][0]
-        if current and move in runner.options_of(self.program, state)[0]:
-            return
+        prog = self.program
+        if current and (move in runner.options_of(prog, state)[0] or runner.picked(prog, state, move)):
+            return  # a set picked is checked against its rule (picks.py), not found in a list
         super().check_move(state, seat, move)
 
     def why_illegal(self, state: RecycleState, seat: int, move: Move) -> str:
@@ -115,7 +116,11 @@ class RecycleGame(Game):
             try:
                 index = labels.index(move)
             except ValueError:
-                pass
+                found = runner.picked(self.program, state, move)  # a set picked, not listed
+                if found is not None:
+                    runner.make_actions(self.program, state, seat, *found)
+                    table.after_move(self.program, state, seat, found[0], before)
+                    return NO_EVENTS
             else:
                 runner.make(self.program, state, seat, index)
                 table.after_move(self.program, state, seat, move, before)
@@ -127,7 +132,13 @@ class RecycleGame(Game):
 
     def advance(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
         """Make a legal move and play on to the next choice."""
-        runner.advance(self.program, state, seat, move)
+        labels = runner.options_of(self.program, state)[0]
+        listed = type(labels) is list or move in labels  # only a choice with a pick lists some moves
+        found = None if listed else runner.picked(self.program, state, move)
+        if found is not None:
+            runner.make_actions(self.program, state, seat, *found)
+        else:
+            runner.advance(self.program, state, seat, move)
         return NO_EVENTS
 
     def move_seen_by(self, state: RecycleState, mover: int, move: Move, viewer: int | None) -> Move:
@@ -140,6 +151,10 @@ class RecycleGame(Game):
         if state.choice is not None:
             # The pending choice's branches that name nothing, in words ("Draw from stock", "Pass").
             out["choice_words"] = self.words.get(state.choice, [])
+            if seat is not None and seat == state.cycles[-1][0]:
+                offers = runner.offers_of(self.program, state)
+                if offers:  # the cards the seat to act may pick, and the rule (docs/protocol.md)
+                    out["pick"] = [visibility.pick_seen(self.program, offer) for offer in offers]
         if state.over:
             out["result"] = self.result(state)
         return out

@@ -17,6 +17,7 @@ from games.recycle.deck import card_name, combinations
 from games.recycle.errors import RecycleError
 from games.recycle.fast import Fn
 from games.recycle.kinds import ACTION, INT, NOTHING, PLAYER
+from games.recycle.picks import pick_part
 from games.recycle.syntax import Node, parse
 
 MAX_PLAYERS = 12
@@ -188,7 +189,8 @@ class Program(Actions):
         if node.kind == "choice":
             ident = len(self.stages) + len(self.choices) + 1
             self.shared_table = {}  # this choice's collections read by several parts
-            parts = [self.options(n, scope, top=True) for n in node.args]
+            # A part picking a subset is searched, not listed whole (picks.py).
+            parts = [pick_part(self, n, scope) or self.options(n, scope, top=True) for n in node.args]
             self.choices[ident] = (parts, node, plays_plan(parts))
             return ("choice", ident)
         return ("do", self.action(node, scope))

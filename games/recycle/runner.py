@@ -14,8 +14,10 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
+from games.engine import IllegalMoveError
 from games.recycle.bounds import CLOCK_EVERY, check_time
 from games.recycle.errors import RecycleRuntimeError
+from games.recycle.picks import Offer
 from games.recycle.program import Program
 from games.recycle.state import RecycleState, fresh_shown, owner_label
 
@@ -27,7 +29,7 @@ def start(prog: Program, players: int, options: dict[str, Any], seed: int) -> Re
     st.locs, st.sto, st.strs, st.points = {}, {}, {}, {}
     st.cycles, st.tcycles, st.frames = [[0, -1]], [[0, -1]], [[0, 0]]
     st.choice, st.shuffles, st.moves, st.steps = None, 0, 0, 0
-    st.began = None
+    st.began, st.dealt = None, None
     st.over, st.error, st.last, st.cache = False, None, None, None
     st.shown = fresh_shown()
     guarded(prog, st, _setup_and_run)
@@ -145,9 +147,16 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
         if plays is not None:
             return plays
     found = []
+    offers = []
     for branch, part in enumerate(parts):
-        # An option that would do nothing is no option (CardStock drops it too).
-        options = [option for option in part(st, env) if option[1]]
+        pick = getattr(part, "pick", None)
+        if pick is not None:  # a subset picked: a few of its options listed (picks.py)
+            options, offered = pick(st, env)
+            if offered is not None:
+                offers.append(Offer(branch, *offered))
+        else:
+            # An option that would do nothing is no option (CardStock drops it too).
+            options = [option for option in part(st, env) if option[1]]
         if options:
             found.append((branch, options))
     if not found:
@@ -179,7 +188,39 @@ def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[di
                 keys.add(key)
                 labels.append({"choice": label})
                 actions.append(acts)
+    if offers:
+        labels = Listed(labels)
+        labels.offers = offers
     return labels, actions
+
+
+class Listed(list):
+    """The moves listed of a choice with a pick: ``offers``, each pick's ``picks.Offer``."""
+
+    __slots__ = ("offers",)
+
+
+def offers_of(prog: Program, st: RecycleState) -> list[Offer]:
+    """Return the pending choice's picks (``picks.Offer``), none for most choices."""
+    return getattr(options_of(prog, st)[0], "offers", [])
+
+
+def picked(prog: Program, st: RecycleState, move: Any) -> tuple[dict, list] | None:
+    """Return ``(move, actions)`` for a set picked that is not listed, ``None`` when ``move`` is no
+    pick's; raise ``IllegalMoveError`` saying why a set is not one the pick allows."""
+    choice = move.get("choice") if isinstance(move, dict) and len(move) == 1 else None
+    if not isinstance(choice, list) or len(choice) != 2 or type(choice[0]) is not int:
+        return None
+    for offer in offers_of(prog, st):
+        if offer.branch == choice[0]:
+            try:
+                chosen = offer.admit(prog.names, choice[1])
+            except ValueError as error:
+                raise IllegalMoveError(f"{move} is not a pick you may make now: {error}") from None
+            return {"choice": [choice[0], [prog.names[c[1]] for c in chosen]]}, [
+                (offer.act, {**offer.setting.env, offer.var: chosen})
+            ]
+    return None
 
 
 _FIRST = itemgetter(0)
@@ -287,17 +328,22 @@ def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
 def make(prog: Program, st: RecycleState, seat: int, index: int) -> None:
     """Make the pending choice's option ``index`` and play on to the next choice."""
     labels, actions = st.cache or options_of(prog, st)
+    if type(actions) is tuple:  # a card played from a location (plays_of): its one action
+        key, cards, (act, var) = actions
+        make_actions(prog, st, seat, labels[index], [(act, {var: (key, cards[index])})])
+    else:
+        make_actions(prog, st, seat, labels[index], actions[index])
+
+
+def make_actions(prog: Program, st: RecycleState, seat: int, move: dict, actions: list) -> None:
+    """Run an option's ``actions`` as the move ``move`` and play on to the next choice."""
     try:
         st.steps, st.began = 0, None
         st.choice, st.cache = None, None
-        if type(actions) is tuple:  # a card played from a location (plays_of): its one action
-            key, cards, (act, var) = actions
-            act(st, {var: (key, cards[index])})
-        else:
-            for act, env in actions[index]:
-                act(st, env)
+        for act, env in actions:
+            act(st, env)
         st.moves += 1
-        st.last = {"seat": seat, "move": labels[index]}
+        st.last = {"seat": seat, "move": move}
         run(prog, st)
         if not st.over and st.moves >= prog.max_moves:
             # Name the innermost stage still being played: the one whose end never came.

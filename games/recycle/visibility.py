@@ -83,6 +83,15 @@ def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
     return out
 
 
+def pick_seen(prog: Program, offer: Any) -> dict[str, Any]:
+    """Return a pick (``picks.Offer``) as its seat reads it: the cards, where they lie, the rule."""
+
+    def where(key: LocKey) -> dict[str, str]:
+        return {"owner": owner_label(key[0]), "name": key[2], "label": readable(key[2])}
+
+    return offer.describe(prog.names, where)
+
+
 def _last_seen(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any] | None:
     """Return the last move and its seat as ``seat`` may know them (``move_seen``)."""
     last = st.last
@@ -97,7 +106,10 @@ def move_seen(prog: Program, st: RecycleState, mover: int, move: dict, viewer: i
     mover alone: the others learn that the seat moved)."""
     if viewer == mover:
         return move
-    named = [v for v in (move.get("play"), *(move.get("choice") or ())[1:]) if isinstance(v, str)]
+    named = []
+    for value in (move.get("play"), *(move.get("choice") or ())[1:]):
+        # A set of cards (a pick, a tuple) names each of its cards.
+        named.extend(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
     deck = set(prog.names)
     cards = [v for v in named if v in deck]
     if not cards:

@@ -10,6 +10,7 @@
 
 import { cardName, cardShort, tableBack, tableCard } from "../cards.js";
 import { h, seatName } from "../layout.js";
+import { isPicked, pickers } from "../picker.js";
 
 const FRENCH = /^[2-9TJQKA][CDHS]$/;
 const FANNED = 3;
@@ -150,6 +151,7 @@ function headline(view) {
 
 /** A choice's item as words: a card's short name, a seat's name, a team, or the name given. */
 function itemText(item, ctx) {
+  if (Array.isArray(item)) return item.map((card) => itemText(card, ctx)).join(" ") || "no cards"; // a set of cards
   if (typeof item === "number") return ctx ? seatName(ctx, item) : `seat ${item + 1}`;
   if (typeof item === "string" && FRENCH.test(item)) return cardShort(item);
   if (typeof item === "string" && /^team\d+$/.test(item)) return `team ${Number(item.slice(4)) + 1}`;
@@ -221,7 +223,11 @@ export default {
     // "Bot 2: A 3 K". Others are one button each.
     const box = h("div", { class: "recycle-actions" });
     const rows = new Map();
+    // A choice of a set of cards: cards to pick and a Confirm (picker.js), not a button per set.
+    const picking = pickers(ctx, makeMove, pending);
+    if (picking) box.append(picking);
     for (const move of moves) {
+      if (picking && isPicked(ctx, move)) continue;
       const items = Array.isArray(move.choice) ? move.choice.slice(1) : [];
       const button = (text) => h("button", { type: "button", class: "btn primary", disabled: pending, onclick: () => makeMove(move), text });
       if (items.length < 2) {
