@@ -7,11 +7,13 @@ it go, so the test decides how busy the process is.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 
 from channels.testing import WebsocketCommunicator
 
-from cardtable.tables.live.admission import REFUSED_CODE, Admission
+from cardtable.tables.live import admission
+from cardtable.tables.live.admission import REFUSED_CODE, Admission, Gate
 
 
 class Held:
@@ -41,39 +43,45 @@ async def _refusal(comm: WebsocketCommunicator) -> dict:
     return error
 
 
-async def test_beyond_its_turns_and_its_wait_a_handshake_is_refused_at_once_with_spread_retry_times(
-    settings,
-) -> None:
-    settings.CONNECT_CONCURRENCY, settings.CONNECT_WAIT = 2, 0.3
+async def _until(check, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_beyond_its_turns_and_its_wait_a_handshake_is_refused_at_once_with_spread_retry_times() -> None:
+    # Two turns of a second each serve two handshakes a second: 5 s of waiting holds nine.
+    door = admission._gates[asyncio.get_running_loop()] = Gate(2, 5.0)
+    door.turn = 1.0
     app = Held()
     gate = Admission(app)
     working = [WebsocketCommunicator(gate, "/ws/tables/x/") for _ in range(2)]
     for comm in working:
         assert (await comm.connect(timeout=5))[0]
-    await asyncio.sleep(0.05)
-    assert app.started == 2
-    # Until turns are timed, a turn counts as 50 ms: two turns serve 40 a second, so 0.3 s
-    # of waiting holds 11 handshakes (12 / 40 = 0.3 s) and every later one is refused at once.
+    await _until(lambda: app.started == 2)
+    waiting = [WebsocketCommunicator(gate, "/ws/tables/x/") for _ in range(9)]
+    tasks = [asyncio.ensure_future(comm.connect(timeout=30)) for comm in waiting]
+    await _until(lambda: len(door.waiting) == 9)
     refused = []
-    for _ in range(20):
-        comm = WebsocketCommunicator(gate, "/ws/tables/x/")
-        task = asyncio.ensure_future(comm.connect(timeout=5))
-        await asyncio.sleep(0.01)
-        if task.done():
-            error = json.loads(await comm.receive_from(timeout=5))
-            refused.append(error)
-            await comm.receive_output(timeout=5)
-        else:
-            task.cancel()
-    assert 5 <= len(refused) <= 9  # fewer if a busy machine let some waits run out meanwhile
+    for _ in range(6):
+        refused.append(await _refusal(WebsocketCommunicator(gate, "/ws/tables/x/")))
     assert all(e["type"] == "error" and e["code"] == "rate_limited" for e in refused)
     times = [e["retry_after"] for e in refused]
-    assert times == sorted(times) and times[-1] > times[0] > 0  # each a later slot than the one before
+    # Each a later slot than the one before, half a second apart, after the nine waiting.
+    assert times == sorted(times) and times[0] >= 4.5, times
+    assert all(0.4 <= b - a <= 0.6 for a, b in itertools.pairwise(times)), times
     assert app.started == 2  # no refused handshake reached the application
     app.release.set()
     for comm in working:
         assert json.loads(await comm.receive_from(timeout=5)) == {"type": "state"}
         await comm.disconnect()
+    for comm, task in zip(waiting, tasks, strict=True):  # the waiting ones are served in turn
+        assert (await task)[0]
+        assert json.loads(await comm.receive_from(timeout=10)) == {"type": "state"}
+        await comm.disconnect()
+    assert app.started == 11
+    assert door.counts["refused"] == 6 and door.counts["expired"] == 0
 
 
 async def test_a_handshake_whose_wait_runs_out_is_refused_before_any_work(settings) -> None:

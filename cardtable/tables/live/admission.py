@@ -176,8 +176,25 @@ class Admission:
         if retry is not None:
             await refuse(receive, send, retry)
             return None
-        # Admitted: the handshake completes now, so Daphne's handshake timeout can no longer
-        # throw its work away however long the work takes; the consumer's own accept is dropped.
+        started = time.monotonic()
+        done = False
+
+        def finish(timed: bool) -> None:
+            nonlocal done
+            if not done:
+                done = True
+                door.leave(started, timed)
+
+        try:
+            return await self._admitted(scope, receive, send, finish)
+        finally:
+            finish(False)
+
+    async def _admitted(
+        self, scope: dict, receive: Receive, send: Send, finish: Callable[[bool], None]
+    ) -> Any:
+        # The handshake completes now, so Daphne's handshake timeout can no longer throw
+        # its work away however long the work takes; the consumer's own accept is dropped.
         connect = await receive()
         if connect.get("type") != "websocket.connect":
             return None  # the client has gone already
@@ -191,15 +208,6 @@ class Admission:
                 return connect
             return await receive()
 
-        started = time.monotonic()
-        done = False
-
-        def finish(timed: bool) -> None:
-            nonlocal done
-            if not done:
-                done = True
-                door.leave(started, timed)
-
         async def watched(message: dict) -> None:
             if message["type"] == "websocket.accept":
                 return  # accepted above
@@ -208,7 +216,4 @@ class Admission:
                 finish(message["type"] == "websocket.send")
             await send(message)
 
-        try:
-            return await self.application(scope, replay, watched)
-        finally:
-            finish(False)
+        return await self.application(scope, replay, watched)
