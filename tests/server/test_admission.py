@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 
 from channels.testing import WebsocketCommunicator
 
@@ -103,3 +104,15 @@ async def test_a_handshake_whose_wait_runs_out_is_refused_before_any_work(settin
     assert app.started == 2
     await first.disconnect()
     await third.disconnect()
+
+
+async def test_a_handshake_cancelled_while_it_waits_loses_no_turn() -> None:
+    door = Gate(1, 5.0)
+    assert await door.enter(time.monotonic()) is None  # the one turn, taken
+    waiting = asyncio.ensure_future(door.enter(time.monotonic()))
+    await _until(lambda: len(door.waiting) == 1)
+    waiting.cancel()  # as Daphne cancels an application whose client has gone
+    await asyncio.gather(waiting, return_exceptions=True)
+    door.leave(time.monotonic(), True)
+    assert door.working == 0  # the turn was not handed to the cancelled one
+    assert await door.enter(time.monotonic()) is None  # and the next handshake has it at once

@@ -94,6 +94,12 @@ class Gate:
             turn.cancel()
             self.counts["expired"] += 1  # its wait ran out before any work started
             return self.retry_after(time.monotonic())
+        except BaseException:  # cancelled while waiting (Daphne gave up on the client)
+            if turn.done() and not turn.cancelled():
+                self.leave(time.monotonic(), False)  # the turn it was just given passes on
+            else:
+                turn.cancel()
+            raise
         return None
 
     def report(self, now: float) -> None:
