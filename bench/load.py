@@ -41,6 +41,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import restart  # noqa: E402
 from bench.profiles import SpyProfile, YappiProfile, server_shim  # noqa: E402
 from bench.ratios import compare, repeated  # noqa: E402
 from bench.reviewload import queue_reviews, reviews_line  # noqa: E402
@@ -746,6 +747,15 @@ def main() -> None:
         "review worker runs them while the load is measured (bench/reviewload.py)",
     )
     parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="instead of a load: seat --tables tables, kill -9 the server, start a new one on its port and "
+        "report how every socket comes back (bench/restart.py)",
+    )
+    parser.add_argument(
+        "--give-up", type=float, default=120.0, help="with --restart: seconds the sockets keep trying"
+    )
+    parser.add_argument(
         "--parallel-db",
         action="store_true",
         help="experiment: run the server's database calls on a thread pool instead of Channels' one thread",
@@ -770,6 +780,9 @@ def main() -> None:
         parser.error(f"--generator-core takes one of this machine's CPUs: {sorted(cores)}")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    if args.restart:
+        restart_run(args)
+        return
     if args.url and args.profile == "yappi":
         parser.error("--profile yappi needs a server this starts; use --profile py-spy with --url")
     if args.url:
@@ -791,6 +804,20 @@ def main() -> None:
         repeated(runs)
     elif len(runs) > 1:
         compare({count: results[0] for count, results in runs.items()})
+
+
+def restart_run(args: argparse.Namespace) -> None:
+    """``--restart``: a fresh database and a private Redis prefix, then bench/restart.py's run."""
+    with Postgres(args.postgres_url) as url:
+        env = {
+            "CHANNEL_PREFIX": f"bench{os.getpid()}restart",
+            "BOT_PAUSE": "0",
+            "DISCONNECT_GRACE": "3600",
+            "DATABASE_URL": url,
+            "REDIS_URL": args.redis_url,
+        }
+        env.update(item.split("=", 1) for item in args.server_env)
+        asyncio.run(restart.run(env, args.tables, args.give_up, args.seed))
 
 
 def serve_and_run(args: argparse.Namespace, processes: int) -> list[dict]:

@@ -17,11 +17,12 @@ from django.core.signals import request_finished
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardtable.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from cardtable.tables.autoplay.driver import driver  # noqa: E402
 from cardtable.tables.dbthreads import close_request_connections  # noqa: E402
+from cardtable.tables.live.admission import Admission  # noqa: E402
+from cardtable.tables.live.arrival import auth_stack  # noqa: E402
 from cardtable.tables.live.origin import SameOriginValidator  # noqa: E402
 from cardtable.tables.live.routing import websocket_urlpatterns  # noqa: E402
 
@@ -48,8 +49,9 @@ request_finished.connect(close_request_connections, sender=ASGIHandler)
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # The Origin must be the site's own: scheme, host and port (docs/security.md S8).
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # The Origin must be the site's own: scheme, host and port (docs/security.md S8). Then
+        # the process's gate admits the handshakes it can serve in time, before any database call.
+        "websocket": SameOriginValidator(Admission(auth_stack(URLRouter(websocket_urlpatterns)))),
     }
 )
 

@@ -52,6 +52,11 @@ export async function setName(name) {
  * it), `onError(msg)` and `onStatus("open" | "lost")`.
  * After a drop it reconnects by itself (0.5 s, 1 s, 2 s ... up to 8 s, with
  * jitter); the server sends the state on connect, so a reconnect is a resync.
+ * A server too busy to take the socket now closes it with 4503 after an error
+ * carrying `retry_after` (seconds): the client comes back then (±10 %), not
+ * sooner, so that a crowd reconnecting at once is spread over the time the
+ * server needs to serve it. The backoff starts again from 0.5 s only once a
+ * state has arrived (a refused socket did open).
  */
 export class TableClient {
   constructor(path, handlers) {
@@ -63,6 +68,7 @@ export class TableClient {
     this.closed = false;
     this.nextId = 1;
     this.timer = null;
+    this.retryAfter = null; // seconds, from a busy server's refusal (close code 4503)
     this.connect();
     // A tab that wakes from sleep may hold a socket that died silently.
     document.addEventListener("visibilitychange", () => {
@@ -80,7 +86,6 @@ export class TableClient {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
-      this.delay = 500;
       this.handlers.onStatus?.("open");
     };
     ws.onmessage = (event) => this.receive(event.data);
@@ -90,8 +95,14 @@ export class TableClient {
       if (this.closed) return;
       if (event.code === 4012) this.delay = 500; // the server is restarting: reconnect soon
       this.handlers.onStatus?.("lost");
-      const wait = this.delay * (0.75 + Math.random() * 0.5);
-      this.delay = Math.min(this.delay * 2, 8000);
+      let wait;
+      if (event.code === 4503 && this.retryAfter !== null) {
+        wait = this.retryAfter * 1000 * (0.9 + Math.random() * 0.2); // the slot the server gave us
+      } else {
+        wait = this.delay * (0.75 + Math.random() * 0.5);
+        this.delay = Math.min(this.delay * 2, 8000);
+      }
+      this.retryAfter = null;
       this.timer = setTimeout(() => this.connect(), wait);
     };
   }
@@ -113,6 +124,7 @@ export class TableClient {
       return;
     }
     if (msg.type === "state") {
+      this.delay = 500; // served: the next drop starts the backoff afresh
       if (msg.version < this.version) return;
       this.version = msg.version;
       this.handlers.onState?.(msg);
@@ -123,6 +135,7 @@ export class TableClient {
     } else if (msg.type === "chat_hidden") {
       this.handlers.onChatHidden?.(msg);
     } else if (msg.type === "error") {
+      if (typeof msg.retry_after === "number") this.retryAfter = msg.retry_after;
       if (msg.code === "stale_version") this.sync();
       this.handlers.onError?.(msg);
     } else {

@@ -105,6 +105,13 @@ async def test_a_storm_of_aborted_sockets_leaves_no_presence_and_the_stand_in_co
         assert any(accepted), "the server accepted none of the storm's sockets"
 
         # Ann has no socket left: her rows go, Bob sees her gone, and after the grace a bot plays for her.
+        # (A socket accepted as its turn came may still be doing its connect when its client
+        # has gone: its row is written, then removed as the consumer ends.)
+        deadline = asyncio.get_running_loop().time() + 30
+        while await asyncio.to_thread(_rows, db, table["id"], ann.player["id"]) != 0:
+            assert asyncio.get_running_loop().time() < deadline, "Ann's presence rows never went"
+            await asyncio.sleep(0.2)
+
         def ann_stood_in(m: dict) -> bool:
             return m.get("type") == "state" and m["table"]["seats"][0]["stand_in"]
 

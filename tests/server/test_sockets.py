@@ -31,14 +31,14 @@ async def test_a_crashed_consumer_loses_its_presence_and_the_stand_in_comes(sett
     settings.DISCONNECT_GRACE = 0.3
     table, people = await database_sync_to_async(playing_table)()
     bob = await Client(table.pk, people[1][1]).connect()
-    send_state = TableConsumer._send_state
+    send_snapshot = TableConsumer._send_snapshot
 
-    async def crash(self: TableConsumer, force: bool = False) -> None:
+    async def crash(self: TableConsumer, snap, force: bool = False, frame: str | None = None) -> None:
         if self._player_id == people[0][0].pk:  # as sending on a socket the client aborted does
             raise RuntimeError("Attempt to send on a closed protocol")
-        await send_state(self, force)
+        await send_snapshot(self, snap, force, frame)
 
-    monkeypatch.setattr(TableConsumer, "_send_state", crash)
+    monkeypatch.setattr(TableConsumer, "_send_snapshot", crash)
     ann = Client(table.pk, people[0][1])
     await ann.comm.connect(timeout=10)
     with pytest.raises(RuntimeError):

@@ -23,16 +23,15 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from cardtable.tables.authority import chat, clocks, moving, presence, seating
+from cardtable.tables.authority import chat, moving, seating
 from cardtable.tables.authority.state import Snapshot, message_for, snapshot
 from cardtable.tables.autoplay import hints, searches, turns
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.events import DeadlineSet, TableOpened, emit
-from cardtable.tables.live import fanout, heartbeat, shutdown, sockets
-from cardtable.tables.models import Player, Table
+from cardtable.tables.live import arrival, fanout, heartbeat, shutdown, sockets
+from cardtable.tables.models import Player
 from cardtable.tables.players import ratelimit
-from cardtable.tables.players.identity import player_from_scope
 from cardtable.tables.players.limits import MAX_FRAME_BYTES, TokenBucket
 
 log = logging.getLogger(__name__)
@@ -52,10 +51,6 @@ SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "takeover": {"seat": int},
     "hint": {},
 }
-
-
-def _recent_chat(table_id: str) -> list[dict]:
-    return chat.chat_history(table_id)
 
 
 def _echo_id(message: dict[str, Any]) -> str | int | None:
@@ -112,7 +107,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         """Accept the connection, join the process's hub for the table and send the current state."""
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
-        self.player = await database_sync_to_async(player_from_scope)(self.scope)
+        # The player and the table in one trip to a thread (a storm makes each trip wait: arrival.py).
+        self.player, found = await db_call(arrival.identify)(self.scope, self.table_id)
         self.messages = TokenBucket(settings.WS_RATE, settings.WS_BURST)
         self.address = ratelimit.scope_address(self.scope)
         await self.accept()
@@ -122,7 +118,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_json(error.to_json())
             await self.close(code=4429)
             return
-        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+        if not found:
             await self._send_json({"type": "error", "code": "not_found", "message": "there is no such table"})
             await self.close(code=4404)
             return
@@ -141,19 +137,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.hub.join(self)
         self.socket.hooks.append(self._leave_hub)
         # Shielded: if Daphne cancels us now, the row is still written and then released.
+        # One call writes it and reads the clock, the state, the chat and what a stand-in did.
         self.socket.joining = asyncio.ensure_future(
-            database_sync_to_async(presence.join)(self.channel_name, self.table_id, self._player_id)
+            db_call(arrival.arrive)(self.channel_name, self.table_id, self._player_id)
         )
-        since = await asyncio.shield(self.socket.joining)
+        arrived = await asyncio.shield(self.socket.joining)
         emit(TableOpened(self.table_id))  # a table paused with nobody here plays on
-        emit(DeadlineSet(self.table_id, await db_call(clocks.resume)(self.table_id)))
-        await self._send_state()
-        for line in await database_sync_to_async(_recent_chat)(self.table_id):
+        emit(DeadlineSet(self.table_id, arrived.deadline))
+        await self._send_snapshot(arrived.snapshot)
+        for line in arrived.chat:
             await self._send_json(line)
-        if since is not None and self.player is not None:
-            summary = await database_sync_to_async(presence.stood_in)(self.table_id, self.player.pk, since)
-            if summary is not None:
-                await self._send_json(summary)
+        if arrived.stood_in is not None:
+            await self._send_json(arrived.stood_in)
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         """Serve the socket; however the consumer ends (closed, crashed, cancelled), release its presence."""

@@ -95,6 +95,9 @@ class Hub:
         self._tails: dict[str, asyncio.Task[None]] = {}  # each table's last wake being delivered
         # A move being committed: its snapshot and its frames by viewer (``prepare``).
         self._prepared: dict[str, tuple[Snapshot, dict[int | None, str]]] = {}
+        # Tables with a wake that will read the table and has not begun to, and the newest
+        # version it stands for (``_deliver``).
+        self._unread: dict[str, list[int | None]] = {}
 
     # Starting and stopping
 
@@ -108,6 +111,7 @@ class Hub:
         for task in self._tails.values():
             task.cancel()
         self._tails = {}
+        self._unread.clear()
 
     # Connections
 
@@ -185,7 +189,17 @@ class Hub:
         kind = event.get("type")
         previous = self._tails.get(table_id)
         if kind == "table.changed":
-            coro = self._wake(table_id, event.get("version"), snap, event.get("snapshot"), previous, frames)
+            version = event.get("version")
+            if snap is None and event.get("snapshot") is None:
+                waiting = self._unread.get(table_id)
+                if waiting is not None:
+                    # A wake that will read the table after this change waits already: it shows
+                    # this one too. Four seats coming back at once make one read, not four.
+                    newer = isinstance(version, int) and isinstance(waiting[0], int)
+                    waiting[0] = max(version, waiting[0]) if newer else None  # None: read whatever
+                    return
+                self._unread[table_id] = [version]
+            coro = self._wake(table_id, version, snap, event.get("snapshot"), previous, frames)
         elif kind == "table.chat":
             coro = self._chat(table_id, event["message"], previous)
         else:
@@ -206,6 +220,10 @@ class Hub:
         frames: dict[int | None, str] | None = None,
     ) -> None:
         own = snap is not None
+        if snap is None and carried is None and table_id in self._unread:
+            # The versions of the wakes folded into this one; a change committed from now on
+            # needs a read of its own.
+            version = self._unread.pop(table_id)[0]
         if snap is None:
             conns = self.local.get(table_id, {})
             if isinstance(version, int) and all(conn.sent_version > version for conn in conns):

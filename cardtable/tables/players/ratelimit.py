@@ -131,7 +131,8 @@ class Allowance:
 
     async def atake(self, what: str) -> None:
         """``take`` from async code: off the event loop when the store is remote."""
-        await _off_loop(self.take, what)
+        if self.limits:  # none (limits off): no trip to a thread for nothing
+            await _off_loop(self.take, what)
 
     async def arefund(self) -> None:
         """``refund`` from async code."""

@@ -1,0 +1,118 @@
+"""The gate in front of every websocket (cardtable/tables/live/admission.py), in process.
+
+Behind it stands an application that holds each connect until the test lets
+it go, so the test decides how busy the process is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+
+from channels.testing import WebsocketCommunicator
+
+from cardtable.tables.live import admission
+from cardtable.tables.live.admission import REFUSED_CODE, Admission, Gate
+
+
+class Held:
+    """An ASGI websocket app that accepts, waits for ``release``, then sends one frame (its 'state')."""
+
+    def __init__(self) -> None:
+        self.started = 0
+        self.release = asyncio.Event()
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        """Do the connect's 'work' only once released."""
+        assert (await receive())["type"] == "websocket.connect"
+        self.started += 1
+        await send({"type": "websocket.accept"})  # the gate has accepted already: this one is dropped
+        await self.release.wait()
+        await send({"type": "websocket.send", "text": json.dumps({"type": "state"})})
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+
+async def _refusal(comm: WebsocketCommunicator) -> dict:
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    error = json.loads(await comm.receive_from(timeout=5))
+    closed = await comm.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": REFUSED_CODE}
+    return error
+
+
+async def _until(check, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_beyond_its_turns_and_its_wait_a_handshake_is_refused_at_once_with_spread_retry_times() -> None:
+    # Two turns of a second each serve two handshakes a second: 5 s of waiting holds nine.
+    door = admission._gates[asyncio.get_running_loop()] = Gate(2, 5.0)
+    door.turn = 1.0
+    app = Held()
+    gate = Admission(app)
+    working = [WebsocketCommunicator(gate, "/ws/tables/x/") for _ in range(2)]
+    for comm in working:
+        assert (await comm.connect(timeout=5))[0]
+    await _until(lambda: app.started == 2)
+    waiting = [WebsocketCommunicator(gate, "/ws/tables/x/") for _ in range(9)]
+    tasks = [asyncio.ensure_future(comm.connect(timeout=30)) for comm in waiting]
+    await _until(lambda: len(door.waiting) == 9)
+    refused = []
+    for _ in range(6):
+        refused.append(await _refusal(WebsocketCommunicator(gate, "/ws/tables/x/")))
+    assert all(e["type"] == "error" and e["code"] == "rate_limited" for e in refused)
+    times = [e["retry_after"] for e in refused]
+    # Each a later slot than the one before, half a second apart, after the nine waiting.
+    assert times == sorted(times) and times[0] >= 4.5, times
+    assert all(0.4 <= b - a <= 0.6 for a, b in itertools.pairwise(times)), times
+    assert app.started == 2  # no refused handshake reached the application
+    app.release.set()
+    for comm in working:
+        assert json.loads(await comm.receive_from(timeout=5)) == {"type": "state"}
+        await comm.disconnect()
+    for comm, task in zip(waiting, tasks, strict=True):  # the waiting ones are served in turn
+        assert (await task)[0]
+        assert json.loads(await comm.receive_from(timeout=10)) == {"type": "state"}
+        await comm.disconnect()
+    assert app.started == 11
+    assert door.counts["refused"] == 6 and door.counts["expired"] == 0
+
+
+async def test_a_handshake_whose_wait_runs_out_is_refused_before_any_work(settings) -> None:
+    settings.CONNECT_CONCURRENCY, settings.CONNECT_WAIT = 1, 0.2
+    app = Held()
+    gate = Admission(app)
+    first = WebsocketCommunicator(gate, "/ws/tables/x/")
+    assert (await first.connect(timeout=5))[0]
+    second = WebsocketCommunicator(gate, "/ws/tables/x/")  # waits for the one turn...
+    error = await _refusal(second)  # ...which never comes within 0.2 s
+    assert error["retry_after"] > 0
+    assert app.started == 1
+    app.release.set()
+    assert json.loads(await first.receive_from(timeout=5)) == {"type": "state"}
+    # The turn is free again: the next handshake is served.
+    third = WebsocketCommunicator(gate, "/ws/tables/x/")
+    assert (await third.connect(timeout=5))[0]
+    assert json.loads(await third.receive_from(timeout=5)) == {"type": "state"}
+    assert app.started == 2
+    await first.disconnect()
+    await third.disconnect()
+
+
+async def test_a_handshake_cancelled_while_it_waits_loses_no_turn() -> None:
+    door = Gate(1, 5.0)
+    assert await door.enter(time.monotonic()) is None  # the one turn, taken
+    waiting = asyncio.ensure_future(door.enter(time.monotonic()))
+    await _until(lambda: len(door.waiting) == 1)
+    waiting.cancel()  # as Daphne cancels an application whose client has gone
+    await asyncio.gather(waiting, return_exceptions=True)
+    door.leave(time.monotonic(), True)
+    assert door.working == 0  # the turn was not handed to the cancelled one
+    assert await door.enter(time.monotonic()) is None  # and the next handshake has it at once
