@@ -225,6 +225,7 @@ if REVIEW_PLAYOUTS < 1 or REVIEW_TIMEOUT <= 0:
 JOB_MEMORY_MB = int(os.environ.get("JOB_MEMORY_MB", "1024"))
 JOB_CPU_SECONDS = float(os.environ.get("JOB_CPU_SECONDS", "1800"))
 RECYCLE_CHECK_TIMEOUT = float(os.environ.get("RECYCLE_CHECK_TIMEOUT", "180"))
+RECYCLE_CHECK_NICENESS = int(os.environ.get("RECYCLE_CHECK_NICENESS", "10"))
 if JOB_MEMORY_MB < 64 or JOB_CPU_SECONDS < 1 or RECYCLE_CHECK_TIMEOUT <= 0:
     raise ImproperlyConfigured(
         "JOB_MEMORY_MB must be at least 64, JOB_CPU_SECONDS at least 1, RECYCLE_CHECK_TIMEOUT above 0"
