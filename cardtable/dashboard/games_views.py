@@ -76,7 +76,7 @@ def recycle_games_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         name = request.POST.get("name", "")
         about = request.POST.get("description", "")
-        text = ""
+        text = request.POST.get("text", "")  # kept in the form if the upload is refused before it is read
         allowance = upload_allowance(request)
         try:
             allowance.take("uploads")
