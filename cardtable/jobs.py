@@ -27,12 +27,13 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import OperationalError, close_old_connections, connection
 
 # The child runs ``python -m MODULE`` after asking Linux to kill it when the thread that started
 # it ends (PR_SET_PDEATHSIG): a server that stops or dies leaves no job computing for nobody.
@@ -60,6 +61,7 @@ GUARD = (
     "    os._exit(86)\n"
 )
 LIMITS_ENV = "CARDTABLE_JOB_LIMITS"  # the name GUARD reads
+TRIES = 8  # a claim tried while the database is busy, about 6 s in all
 MEMORY_EXIT = 86  # the exit statuses GUARD uses
 CPU_EXIT = 87
 
@@ -174,14 +176,22 @@ class JobQueue:
         """Run queued jobs until none is left, then let the thread end."""
         try:
             close_old_connections()
-            self.requeue_dead()
+            patiently(self.requeue_dead)
             while True:
                 close_old_connections()
-                with self._lock:
-                    row = self.claim()
-                    if row is None:
-                        self._thread = None
-                        return
+                for attempt in range(TRIES):
+                    try:
+                        with self._lock:
+                            row = self.claim()
+                            if row is None:
+                                self._thread = None
+                                return
+                        break
+                    except OperationalError:
+                        # A busy database (SQLite's lock held by a request): not the end of the queue.
+                        if attempt == TRIES - 1:
+                            raise
+                        time.sleep(0.2 * (attempt + 1))
                 try:
                     self.work(row)
                 except Exception as error:
@@ -240,6 +250,16 @@ class JobQueue:
         self.model.objects.filter(pk=row.pk).update(
             status=self.model.FAILED, worker="", message=message[:1000]
         )
+
+
+def patiently(call: Callable[[], Any]) -> Any:
+    """Return ``call()``, tried again a few times while the database is busy (``OperationalError``)."""
+    for attempt in range(TRIES - 1):
+        try:
+            return call()
+        except OperationalError:
+            time.sleep(0.2 * (attempt + 1))
+    return call()
 
 
 def limit_message(status: int, limit: float) -> str:
