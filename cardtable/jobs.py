@@ -203,13 +203,17 @@ class JobQueue:
                 if self._thread is threading.current_thread():
                     self._thread = None
 
-    def run_child(self, command: list[str], limit: float, cwd: str) -> tuple[int | None, str]:
+    def run_child(
+        self, command: list[str], limit: float, cwd: str, group: int = 19
+    ) -> tuple[int | None, str]:
         """Run ``command`` as this queue's child; return its exit status (``None``: killed after
         ``limit`` seconds) and its standard error. The child limits its own CPU time and memory
-        (``job_cpu_seconds``, ``job_memory_mb``: ``GUARD``)."""
+        (``job_cpu_seconds``, ``job_memory_mb``: ``GUARD``); its session's CPU group gets the
+        niceness ``group``."""
         limits = f"{job_cpu_seconds(limit)},{job_memory_mb() * 1024 * 1024}"
         # A session of its own: where Linux groups the CPU by session (autogroup), the child's CPU
-        # would count against the server's share; its own group is set to the lowest weight.
+        # would count against the server's share; its own group is set to a low weight (the lowest,
+        # 19, unless someone waits for the job: a busy machine gives such a group next to nothing).
         child = subprocess.Popen(
             command,
             stdout=subprocess.DEVNULL,
@@ -221,7 +225,7 @@ class JobQueue:
         )
         self._child = child
         with contextlib.suppress(OSError):
-            Path(f"/proc/{child.pid}/autogroup").write_text("19")
+            Path(f"/proc/{child.pid}/autogroup").write_text(str(group))
         # A server pinned to a core (docs/deploy.md) would pass its pin on: a job may run on any core.
         with contextlib.suppress(OSError, AttributeError):
             os.sched_setaffinity(child.pid, range(os.cpu_count() or 1))
@@ -235,10 +239,13 @@ class JobQueue:
             self._child = None
         return child.returncode, err
 
-    def run_row(self, row: Any, command: list[str], limit: float, cwd: str, setting: str) -> bool:
-        """Run ``command`` for ``row``; return whether it succeeded, else mark the row failed with
-        why (stopped after ``limit`` seconds, the ``setting`` that says so; or the child's last line)."""
-        status, err = self.run_child(command, limit, cwd)
+    def run_row(
+        self, row: Any, command: list[str], limit: float, cwd: str, setting: str, group: int = 19
+    ) -> bool:
+        """Run ``command`` for ``row`` (``run_child``); return whether it succeeded, else mark the row
+        failed with why (stopped after ``limit`` seconds, the ``setting`` that says so; or the child's
+        last line)."""
+        status, err = self.run_child(command, limit, cwd, group)
         if status is None:
             self.fail(row, f"stopped after {limit:.0f} s ({setting})")
         elif status != 0:

@@ -39,8 +39,8 @@ def timeout() -> float:
 
 
 def niceness() -> int:
-    """Return the check child's niceness (``RECYCLE_CHECK_NICENESS``, else 10: below the server and
-    its bots' searches, above the reviews' 19)."""
+    """Return the check child's niceness, and its CPU group's (``RECYCLE_CHECK_NICENESS``, else 10:
+    below the server and its bots' searches, above the design statistics' and reviews' 19)."""
     return int(getattr(settings, "RECYCLE_CHECK_NICENESS", 10))
 
 
@@ -76,7 +76,9 @@ def run(row: StoredGame) -> None:
         words = {"text": row.text, "name": row.name, "game_id": row.game_id, "description": row.description}
         job.write_text(json.dumps(words), encoding="utf-8")
         command = module_command(CHILD, str(job), "--json", str(out), niceness=niceness())
-        if not QUEUE.run_row(row, command, timeout(), str(settings.BASE_DIR), "RECYCLE_CHECK_TIMEOUT"):
+        # Staff wait for it: its CPU group is as nice as the child, not the background's lowest weight.
+        cwd = str(settings.BASE_DIR)
+        if not QUEUE.run_row(row, command, timeout(), cwd, "RECYCLE_CHECK_TIMEOUT", group=niceness()):
             return
         checked = json.loads(out.read_text(encoding="utf-8"))
     with transaction.atomic():
