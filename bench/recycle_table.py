@@ -14,7 +14,7 @@ random bots in the other seats. It prints a table, one row per file and size:
 - overlaps: pairs of the table's parts (labels, piles, cards, buttons) whose
   bounding boxes meet, or a part out of the window, measured at rest
   (``tests/browser/test_recycle_table.py``'s check) at the start, every few moves
-  and at the end;
+  and at the end; and words that spill out of their card, button or name plate;
 - alike: two move buttons offered together with the same words;
 - internal: the file's own identifiers (``TRUMPCOLOR``, ``LASTDISCARD``) on the page;
 - console: errors in the console and uncaught page errors;
@@ -66,6 +66,16 @@ LOOK_EVERY = 5  # moves between two looks at the layout
 IDENTIFIER = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
 # Words of the language itself, never the author's names.
 KEYWORDS = {"RANK", "SUIT", "COLOR", "STOCK", "GDL", "AND", "NOT"}
+
+
+# Words that do not fit their card, button or name plate: drawn past its box (over its neighbours)
+# or cut off. The parts' own boxes are CLEAR_JS's (tests/browser/test_recycle_table.py).
+SPILL_JS = """() => [...document.querySelectorAll(
+    '#hand button.card, .rpile .card, #actions button, #seats .plate')]
+  .filter((n) => n.offsetParent !== null
+    && (n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1))
+  .map((n) => 'words spill out of ' + (n.dataset.card ? 'card ' + n.dataset.card
+    : n.classList.contains('plate') ? 'a name plate' : 'button ' + n.textContent.trim().slice(0, 30)))"""
 
 
 @dataclass
@@ -128,7 +138,7 @@ def watch_page(page: Page, report: Report) -> None:
 def look(page: Page, report: Report, names: set[str], watchdog: Watchdog) -> None:
     """Add what the page shows now to ``report``: overlaps, alike buttons, internal names."""
     with watchdog.call("a look at the layout"):
-        for problem in lasting_problems(page):
+        for problem in lasting_problems(page) + page.evaluate(SPILL_JS):
             if problem not in report.overlaps:
                 report.overlaps.append(problem)
         text = page.evaluate("() => document.body.innerText")
