@@ -219,6 +219,17 @@ REVIEW_TIMEOUT = float(os.environ.get("REVIEW_TIMEOUT", "1800"))
 REVIEW_NICENESS = int(os.environ.get("REVIEW_NICENESS", "19"))
 if REVIEW_PLAYOUTS < 1 or REVIEW_TIMEOUT <= 0:
     raise ImproperlyConfigured("REVIEW_PLAYOUTS must be at least 1 and REVIEW_TIMEOUT above 0")
+# Every background job's child (design statistics, reviews, RECYCLE checks; cardtable/jobs.py)
+# limits itself to this much address space (MiB) and CPU time (seconds, never more than its
+# job's own timeout), and the playability check of an uploaded RECYCLE game to this wall clock.
+JOB_MEMORY_MB = int(os.environ.get("JOB_MEMORY_MB", "1024"))
+JOB_CPU_SECONDS = float(os.environ.get("JOB_CPU_SECONDS", "1800"))
+RECYCLE_CHECK_TIMEOUT = float(os.environ.get("RECYCLE_CHECK_TIMEOUT", "180"))
+RECYCLE_CHECK_NICENESS = int(os.environ.get("RECYCLE_CHECK_NICENESS", "10"))
+if JOB_MEMORY_MB < 64 or JOB_CPU_SECONDS < 1 or RECYCLE_CHECK_TIMEOUT <= 0:
+    raise ImproperlyConfigured(
+        "JOB_MEMORY_MB must be at least 64, JOB_CPU_SECONDS at least 1, RECYCLE_CHECK_TIMEOUT above 0"
+    )
 # The level of the bot that plays for an absent human.
 STAND_IN_LEVEL = os.environ.get("STAND_IN_LEVEL", "normal")
 # Tables that end: seconds with nobody connected before an open table (or a
@@ -263,6 +274,9 @@ RATE_LIMITS = {
     "register": {"address": (10, 600)},
     "login": {"address": (20, 600), "name": (10, 600)},  # "name": per account name tried
     "password": {"player": (10, 600)},  # the password asked again (change it, delete the account)
+    # RECYCLE games a staff member adds (each queues a check of up to a minute of a job's CPU);
+    # one refused for its text spends none.
+    "upload": {"staff": (20, 3600)},
 }
 # The bots' searches (bot moves, stand-ins, timeouts, hints) run in this many worker
 # processes per server process (tables/searches.py), never on the event loop's thread.

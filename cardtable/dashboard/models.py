@@ -86,7 +86,10 @@ class DesignStats(models.Model):
 
 class StoredGame(models.Model):
     """A RECYCLE description staff added on the dashboard: a game the lobby lists as
-    experimental (``cardtable/dashboard/recycle_games.py``; docs/dashboard.md)."""
+    experimental once its playability check is done (``cardtable/dashboard/recycle_games.py``,
+    the check's job ``checkjobs.py``; docs/dashboard.md)."""
+
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 
     game_id = models.CharField(max_length=32, unique=True)
     name = models.CharField(max_length=80)
@@ -98,6 +101,11 @@ class StoredGame(models.Model):
     checked = models.JSONField(default=dict)
     added_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created = models.DateTimeField(auto_now_add=True)
+    # The check's background job: queued, running (by ``worker``, "host:pid"), done (offered at
+    # tables) or failed (``message`` says why; never offered).
+    status = models.CharField(max_length=8, default=DONE)
+    worker = models.CharField(max_length=100, blank=True, default="")
+    message = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["name"]

@@ -1,22 +1,26 @@
 """RECYCLE games staff add on the dashboard, and the game source that serves them.
 
-``add`` compiles a pasted or uploaded description (a bad one fails with its
-line and column), plays up to ``CHECK_GAMES`` games with random players to show
-it plays as written (``games.recycle.playcheck``: a game that stalls, by moves or
-by time, loses or duplicates a card, or in which a seat never moves, is refused
-with the reason), and stores it as a ``StoredGame``; the title and description may be left empty
-(``title_from``: the file's first comment or its name; the rules text opens
-with the file's leading comments). ``edit`` changes a stored game's title and
-description. ``find`` and ``listing`` are the source
-registered with ``games.add_source`` (in ``apps.py``): the server asks for a
-stored game by id like any other, and the compiled game is kept per id, so a
-description is compiled once per process, not on every move.
+``prepare`` compiles a pasted or uploaded description (a bad one fails with its
+line and column) under its title; ``check`` plays up to ``CHECK_GAMES`` games with
+random players to show it plays as written (``games.recycle.playcheck``: a game
+that stalls, by moves or by time, loses or duplicates a card, or in which a seat
+never moves, is refused with the reason). The dashboard's upload stores the game
+at once and runs the check in a background job's child process (``checkjobs``);
+``add`` checks in this process and stores, for code that may wait. The title and
+description may be left empty (``title_from``: the file's name, or its first
+comment when that names the same game; the rules text opens with the file's
+leading comments). ``edit`` changes a stored game's title and description.
+``find`` and ``listing`` are the source registered with ``games.add_source`` (in
+``apps.py``): the server asks for a stored game by id like any other, only once
+its check has passed, and the compiled game is kept per id, so a description is
+compiled once per process, not on every move.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -61,7 +65,8 @@ def find(game_id: str) -> Game | None:
         game = _CACHE.get(game_id)
     if game is not None:
         return game
-    row = StoredGame.objects.filter(game_id=game_id).first()
+    # A game whose check has not passed (queued, running, failed) is offered nowhere.
+    row = StoredGame.objects.filter(game_id=game_id, status=StoredGame.DONE).first()
     if row is None:
         return None
     game = compile_stored(row)
@@ -70,13 +75,16 @@ def find(game_id: str) -> Game | None:
 
 
 def listing() -> list[Game]:
-    """Return every stored game, in name order, with the title and description its row has now.
+    """Return every stored game whose check passed, in name order, with the title and description
+    its row has now.
 
     Another server process may have edited a row since this one compiled it: the
     listing (the lobby, ``GET /api/games/``) reads the words anew and retitles the
     compiled game, and drops the copies of rows deleted elsewhere.
     """
-    rows = list(StoredGame.objects.values_list("game_id", "name", "description"))
+    rows = list(
+        StoredGame.objects.filter(status=StoredGame.DONE).values_list("game_id", "name", "description")
+    )
     with _LOCK:
         for gone in set(_CACHE) - {game_id for game_id, _, _ in rows}:
             del _CACHE[gone]
@@ -110,16 +118,28 @@ def check(game: Game, games: int = CHECK_GAMES) -> dict[str, Any]:
 
 
 def title_from(text: str, filename: str = "") -> str:
-    """Return a title for a description left untitled: its first comment's first phrase
-    (";; Crazy Eights (pagat.com/...)": "Crazy Eights"), else ``filename`` (a blog post's
-    title, or a file's name: ``CrazyEights4.rcy`` is "Crazy Eights 4"), else ''."""
+    """Return a title for a description left untitled: the file's name (``CrazyEights4.rcy`` is
+    "Crazy Eights 4"), or its first comment's first phrase when that names the same game
+    (";; Crazy Eights (pagat.com/...)" in ``crazy_eights.rcy``: "Crazy Eights"; but ";; Cheeseheads"
+    in ``SheepsheadPicker5.gdl`` is another game's name); pasted text with no file name takes
+    the phrase. '' when there is neither."""
     first = leading_comments(text).split("\n", 1)[0]
     phrase = re.split(r"\(|:|,|;| - |https?://|\bin the GDL\b|\.\s", first, maxsplit=1)[0].strip(" .")
-    if phrase and len(phrase) <= 40 and re.search(r"[A-Za-z]", phrase):
-        return phrase.title() if phrase.isupper() else phrase
+    if not (phrase and len(phrase) <= 40 and re.search(r"[A-Za-z]", phrase)):
+        phrase = ""
+    phrase = phrase.title() if phrase.isupper() else phrase
     stem = re.sub(r"\.(rcy|gdl|txt|md|markdown|html)$", "", filename.strip(), flags=re.IGNORECASE)
-    stem = re.sub(r"(?<=[a-z])(?=[A-Z0-9])|[_\-]+", " ", stem).strip()
+    if phrase and (not stem or _letters(phrase) == _letters(re.sub(r"\d+$", "", stem))):
+        return phrase
+    stem = re.sub(r"(?<=[a-z])(?=[A-Z0-9])|(?<=[A-Za-z])(?=[0-9])|[_\-]+", " ", stem).strip()
     return stem[:1].upper() + stem[1:] if stem else ""
+
+
+def _letters(name: str) -> str:
+    """Return a name's letters and digits only, lower case, accents dropped: "Enchère" and
+    "Enchere", "Simon's Cat" and "Simon'sCat" are the same name."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]", "", plain.lower())
 
 
 def _clean(name: str, description: str) -> tuple[str, str]:
@@ -132,25 +152,37 @@ def _clean(name: str, description: str) -> tuple[str, str]:
     return name, description
 
 
-def add(name: str, text: str, user: Any = None, description: str = "", filename: str = "") -> StoredGame:
-    """Compile, check and store a description; raise ``RecycleError`` (with line and column)
-    or ``GameError`` and store nothing when it is not a playable game.
-
-    An empty ``name`` is taken from the text or ``filename`` (``title_from``). Call it
-    inside ``transaction.atomic()`` with whatever else must be stored with the game: the
-    compiled game is kept for this process only once the row is committed.
-    """
+def prepare(name: str, text: str, description: str = "", filename: str = "") -> tuple[str, str, Game]:
+    """Return the title, the description and the compiled game of an upload; raise ``RecycleError``
+    (with line and column) or ``GameError`` when the title is missing or taken or the text is
+    not a game. An empty ``name`` is taken from the text or ``filename`` (``title_from``); a
+    game whose check failed does not keep its title (the new upload replaces it)."""
     name = name.strip() or title_from(text, filename)
     if not name.strip():
         raise GameError("give the game a title: the description has no comment or file name to take one from")
     name, description = _clean(name, description)
     game_id = game_id_for(name)
-    if game_id in GAMES or StoredGame.objects.filter(game_id=game_id).exists():
+    taken = StoredGame.objects.filter(game_id=game_id).exclude(status=StoredGame.FAILED).exists()
+    if game_id in GAMES or taken:
         raise GameError(f"there is already a game called {name!r} (id {game_id}): choose another title")
-    game = loads(text, name, game_id, experimental=True, description=description)
+    return name, description, loads(text, name, game_id, experimental=True, description=description)
+
+
+def add(name: str, text: str, user: Any = None, description: str = "", filename: str = "") -> StoredGame:
+    """Compile, check (in this process) and store a description; raise ``RecycleError`` (with
+    line and column) or ``GameError`` and store nothing when it is not a playable game.
+
+    The dashboard's upload checks in a background job instead (``checkjobs.submit``);
+    this is for code that may wait. Call it inside ``transaction.atomic()`` with whatever
+    else must be stored with the game: the compiled game is kept for this process only
+    once the row is committed.
+    """
+    name, description, game = prepare(name, text, description, filename)
+    game_id = game.info.id
     checked = check(game)
     try:
         with transaction.atomic():
+            StoredGame.objects.filter(game_id=game_id, status=StoredGame.FAILED).delete()
             row = StoredGame.objects.create(
                 game_id=game_id,
                 name=name,
@@ -206,5 +238,5 @@ def error_context(text: str, error: RecycleError) -> dict[str, Any]:
 
 __all__ = [
     "CHECK_GAMES", "RecycleError", "add", "check", "edit", "error_context", "find", "forget", "listing",
-    "title_from",
+    "prepare", "title_from",
 ]  # fmt: skip

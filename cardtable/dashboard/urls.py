@@ -11,6 +11,7 @@ urlpatterns = [
     path("staff/dashboard/end/<str:table_id>/", views.end_table, name="end_table"),
     path("staff/games/", games_views.recycle_games_page, name="recycle_games"),
     path("staff/games/<str:game_id>/edit/", games_views.edit_recycle_game, name="edit_recycle_game"),
+    path("staff/games/<str:game_id>/check/", games_views.check_status, name="check_status"),
     path("replay/<str:table_id>/", views.table_games, name="table_games"),
     path("replay/<str:table_id>/<int:number>/", views.replay_page, name="replay"),
     path("api/tables/<str:table_id>/games/<int:number>/replay/", views.replay_json, name="replay_json"),

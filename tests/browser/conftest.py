@@ -78,6 +78,7 @@ class LiveServer:
             DISCONNECT_GRACE="600",
             PYTHONUNBUFFERED="1",
             RATE_LIMITS="0",  # every browser of a module is a guest from 127.0.0.1
+            RECYCLE_CHECK_NICENESS="0",  # an uploaded game's check, which the test waits for
         )
         env.update(self.extra_env)
         return env

@@ -268,19 +268,29 @@ def take_turn(
     tap: bool = False,
     watchdog: Watchdog | None = None,
     state: dict | None = None,
+    any_button: bool = False,
 ) -> bool:
     """Make one move if it is this page's turn; return whether a move was made.
 
     ``state`` is what the page showed a moment ago (read here if not given). A
     move counts once the page shows the server's answer (a newer state). A move
     the page does not let us make, or never answers, fails the test with what
-    the page shows.
+    the page shows. Of several move buttons the first is pressed, or with
+    ``any_button`` one chosen at random (a game whose first button is always
+    "Pass" would otherwise never end).
     """
     with _watched(watchdog, "a turn"):
-        return _take_turn(page, rng, tap, watchdog, state or read_state(page, watchdog))
+        return _take_turn(page, rng, tap, watchdog, state or read_state(page, watchdog), any_button)
 
 
-def _take_turn(page: Page, rng: random.Random, tap: bool, watchdog: Watchdog | None, state: dict) -> bool:
+def _take_turn(
+    page: Page,
+    rng: random.Random,
+    tap: bool,
+    watchdog: Watchdog | None,
+    state: dict,
+    any_button: bool = False,
+) -> bool:
     if not state["myTurn"] or state["status"] != "playing":
         return False
     version = state["version"]
@@ -306,7 +316,8 @@ def _take_turn(page: Page, rng: random.Random, tap: bool, watchdog: Watchdog | N
             if page.locator(f'#hand button.card.raised[data-card="{card}"]').count():
                 click_card(page, card, tap, watchdog)
         elif state["buttons"] and not confirm:
-            page.locator("#actions").get_by_role("button", name=state["buttons"][0], exact=True).first.click(
+            label = rng.choice(state["buttons"]) if any_button else state["buttons"][0]
+            page.locator("#actions").get_by_role("button", name=label, exact=True).first.click(
                 timeout=CLICK_TIMEOUT
             )
         else:

@@ -42,6 +42,11 @@ def staff_page(server, new_page):
     return page
 
 
+def wait_checked(page) -> None:
+    """Wait until the game just added has passed its playability check (a background job)."""
+    expect(page.locator("#added")).to_have_attribute("data-check-status", "done", timeout=300_000)
+
+
 # Each turn the player gives the stock's top card to a seat of their choice, or passes:
 # moves {"choice": [0, seat]} and {"choice": [1]}, shown as buttons.
 GIFTS = """(game
@@ -69,6 +74,7 @@ def test_staff_add_a_seed_game_and_a_player_plays_it_against_bots(own_server, ne
     page.get_by_label("or a file").set_input_files(str(seed_post("stealing_bundles")))
     page.get_by_role("button", name="Check and add").click()
     expect(page.locator("#added")).to_contain_text("recycle_blog_bundles")
+    wait_checked(page)
     expect(page.locator("#stored-games")).to_contain_text("Blog Bundles")
 
     # A player (another browser) finds it in the lobby and plays it.
@@ -105,6 +111,7 @@ def test_choice_moves_are_buttons(own_server, new_page) -> None:
     page.get_by_label("RECYCLE program").fill(GIFTS)
     page.get_by_role("button", name="Check and add").click()
     expect(page.locator("#added")).to_contain_text("recycle_gifts")
+    wait_checked(page)
 
     page = new_page()
     page.goto(own_server.url + "/")

@@ -29,7 +29,7 @@ from tests.browser.driver import (
     start,
     take_turn,
 )
-from tests.browser.test_recycle_page import staff_page
+from tests.browser.test_recycle_page import staff_page, wait_checked
 
 pytestmark = [pytest.mark.browser]
 
@@ -80,6 +80,7 @@ def upload(page: Page, path: Path) -> str:
     page.get_by_label("or a file").set_input_files(str(path))
     page.get_by_role("button", name="Check and add").click()
     expect(page.locator("#added")).to_be_visible(timeout=60_000)
+    wait_checked(page)
     return page.locator("#added code").first.text_content().strip()
 
 
@@ -230,6 +231,7 @@ def test_two_to_six_players_with_many_places_leave_nothing_overlapping(own_serve
         staff.locator("#game-text").fill(many_places(players))
         staff.get_by_role("button", name="Check and add").click()
         expect(staff.locator("#added")).to_be_visible(timeout=60_000)
+        wait_checked(staff)
         game_id = staff.locator("#added code").first.text_content().strip()
         page.goto(own_server.url + "/")
         create_table(page, game_id)

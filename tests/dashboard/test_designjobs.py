@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from cardtable.dashboard import designjobs
+from cardtable.dashboard import checkjobs, designjobs
 from cardtable.dashboard.models import DesignStats
 from games.recycle import library
 
@@ -31,6 +31,7 @@ def small_jobs(settings: Any) -> None:
     settings.DESIGN_JOB_COUNTS = {"random": 40, "one_search": 6, "all_search": 4}
     settings.DESIGN_JOB_PLAYOUTS = 4
     settings.DESIGN_JOB_TIMEOUT = 120
+    settings.RECYCLE_CHECK_NICENESS, settings.RECYCLE_CHECK_TIMEOUT = 0, 600  # an upload's check
 
 
 def wait_for_child(seconds: float = 30) -> int | None:
@@ -58,7 +59,8 @@ def command_line(pid: int, seconds: float = 5) -> bytes:
 def test_adding_a_game_queues_its_statistics_for_a_child_process(staff_client: Client) -> None:
     text = library()["agram"].read_text()
     response = staff_client.post("/staff/games/", {"name": "Job Agram", "text": text})
-    assert response.status_code == 201
+    assert response.status_code == 202
+    assert checkjobs.wait(600)  # its playability check passes first (tests/dashboard/test_checkjobs.py)
     row = DesignStats.objects.get(game="recycle_job_agram")
     # The request only queued the job: nothing of the statistics exists yet.
     assert row.status in (DesignStats.QUEUED, DesignStats.RUNNING) and row.heuristics == {}
@@ -140,7 +142,7 @@ def test_a_job_child_dies_with_the_process_that_started_it() -> None:
     # guard's text and names itself as the parent.)
     script = (
         "import os, subprocess, sys\n"
-        f"guard = {designjobs.GUARD!r}.format(parent=os.getpid())\n"
+        f"guard = {designjobs.GUARD!r}.format(parent=os.getpid(), module='games')\n"
         "argv = ['nice', '-n', '10', sys.executable, '-c', guard, 'stats', 'hearts', '--games', '100']\n"
         "quiet = subprocess.DEVNULL\n"
         "print(subprocess.Popen(argv, stdout=quiet, stderr=quiet).pid, flush=True)\n"

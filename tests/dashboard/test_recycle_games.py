@@ -17,6 +17,7 @@ from cardtable.tables.autoplay.driver import play_pending
 from cardtable.tables.models import MoveRecord, Player, Table
 from games import GAMES, get_game
 from games.recycle import library
+from tests.dashboard.conftest import run_checks
 from tests.games.recycle.helpers import seed_post
 
 pytestmark = pytest.mark.django_db
@@ -30,15 +31,18 @@ def _fresh_cache() -> None:
 
 
 def add(client: Client, name: str, text: str = "", upload: SimpleUploadedFile | None = None):
+    """Post the game; then run the playability check it queued, as the job would."""
     data = {"name": name, "text": text}
     if upload is not None:
         data["file"] = upload
-    return client.post(URL, data)
+    response = client.post(URL, data)
+    run_checks()
+    return response
 
 
 def test_staff_paste_a_description_and_the_lobby_lists_it_as_experimental(staff_client: Client) -> None:
     response = add(staff_client, "Club Agram", AGRAM)
-    assert response.status_code == 201, response.content.decode()[:500]
+    assert response.status_code == 202, response.content.decode()[:500]
     row = StoredGame.objects.get()
     assert (row.game_id, row.players, row.added_by) == ("recycle_club_agram", 4, staff_client.user)
     assert row.checked["games"] == 100 and row.checked["moves_mean"] == 24.0
@@ -55,7 +59,7 @@ def test_staff_paste_a_description_and_the_lobby_lists_it_as_experimental(staff_
 def test_a_cardstock_post_can_be_uploaded(staff_client: Client) -> None:
     upload = SimpleUploadedFile("hearts.txt", seed_post("hearts").read_bytes(), "text/plain")
     response = add(staff_client, "Blog Hearts", upload=upload)
-    assert response.status_code == 201
+    assert response.status_code == 202
     game = get_game("recycle_blog_hearts")
     assert game.info.name == "Blog Hearts" and game.info.experimental and game.info.low_score_wins
 
@@ -82,9 +86,10 @@ def test_a_game_that_does_not_end_is_refused(staff_client: Client) -> None:
            (any (game vloc B) 'C (move 'C (top (game vloc A)))))))
  (scoring max 0))"""
     response = add(staff_client, "Forever", text)
-    assert response.status_code == 400
-    assert "random game 1 of 100" in response.content.decode()
-    assert not StoredGame.objects.exists()
+    assert response.status_code == 202
+    row = StoredGame.objects.get()
+    assert row.status == StoredGame.FAILED and "random game 1 of 100" in row.message
+    assert "recycle_forever" not in {g["id"] for g in Client().get("/api/games/").json()}
 
 
 @pytest.mark.parametrize(
@@ -92,7 +97,7 @@ def test_a_game_that_does_not_end_is_refused(staff_client: Client) -> None:
     [("", "(game", "give the game a title"), ("Agram Two", AGRAM, "already"), ("x" * 81, AGRAM, "1 to 80")],
 )
 def test_titles_must_be_found_and_new(staff_client: Client, name: str, text: str, message: str) -> None:
-    assert add(staff_client, "Agram Two", AGRAM).status_code == 201
+    assert add(staff_client, "Agram Two", AGRAM).status_code == 202
     response = add(staff_client, name, text)
     assert response.status_code == 400 and message in response.content.decode()
     assert StoredGame.objects.count() == 1
@@ -107,7 +112,7 @@ def test_only_staff_may_add(plain_client: Client) -> None:
 def test_tables_play_a_stored_game_with_bots_without_recompiling(
     staff_client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert add(staff_client, "Table Agram", AGRAM).status_code == 201
+    assert add(staff_client, "Table Agram", AGRAM).status_code == 202
     recycle_games._CACHE.clear()  # as a fresh server process
     compiled = []
     real = games.recycle.game.RecycleGame.__init__
