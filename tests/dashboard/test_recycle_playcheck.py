@@ -1,5 +1,5 @@
 """The upload check plays a RECYCLE game as a person would: one where no player moves, or a
-seat never moves, is refused with that reason and nothing is stored (games/recycle/playcheck.py)."""
+seat never moves, is refused with that reason and offered at no table (games/recycle/playcheck.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from django.test import Client
 
 from cardtable.dashboard import designjobs, recycle_games
 from cardtable.dashboard.models import StoredGame
+from games import get_game
 from games.engine import GameError
 from games.recycle import library, loads
+from tests.dashboard.conftest import run_checks
 from tests.games.recycle.test_played_as_written import COLOUR_PILES
 
 pytestmark = pytest.mark.django_db
@@ -47,10 +49,13 @@ def test_a_game_where_a_seat_never_moves_is_refused_with_that_reason(staff_clien
     response = staff_client.post(
         URL, {"name": "", "text": "", "file": SimpleUploadedFile("idle.rcy", IDLE_SEATS.encode())}
     )
-    page = response.content.decode()
-    assert response.status_code == 400
-    assert "players 2 and 3 never move in 100 random games: the game ends first" in page
-    assert not StoredGame.objects.exists()
+    assert response.status_code == 202  # stored at once, checked in a job
+    assert run_checks() == 1
+    row = StoredGame.objects.get()
+    assert row.status == StoredGame.FAILED
+    assert "players 2 and 3 never move in 100 random games: the game ends first" in row.message
+    with pytest.raises(GameError):
+        get_game(row.game_id)  # offered at no table
 
 
 def test_a_game_where_no_player_moves_is_refused_by_the_check() -> None:
@@ -71,5 +76,7 @@ def test_a_game_with_places_named_in_play_is_added(staff_client: Client) -> None
     response = staff_client.post(
         URL, {"name": "Colours", "text": "", "file": SimpleUploadedFile("c.rcy", COLOUR_PILES.encode())}
     )
-    assert response.status_code == 201, response.content.decode()[:800]
-    assert StoredGame.objects.get().checked["seat_moves"][1] > 0
+    assert response.status_code == 202, response.content.decode()[:800]
+    assert run_checks() == 1
+    row = StoredGame.objects.get()
+    assert row.status == StoredGame.DONE and row.checked["seat_moves"][1] > 0
