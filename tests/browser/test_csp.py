@@ -97,7 +97,7 @@ def played(server: LiveServer) -> tuple[str, str]:
 
 def watched(new_page, **options) -> Page:
     """A page that records every CSP violation: the events, and Chromium's console lines."""
-    page = new_page(**options)
+    page = new_page(bypass_csp=False, **options)  # the policy as a visitor's browser applies it
     page.add_init_script(LISTEN)
     page.refusals = []
     page.on(
