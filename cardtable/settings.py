@@ -70,6 +70,7 @@ except ImportError:
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "cardtable.csp.content_security_policy",  # only the site's own scripts, styles and websocket
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -121,8 +122,9 @@ else:
             # WAL lets readers go on while one writes; IMMEDIATE takes the write lock when
             # a transaction begins, so two readers never deadlock upgrading to writers
             # (SQLite answers that with "database is locked" at once, whatever the timeout).
+            # Past the timeout a socket's request gets `unavailable` (tables/live/dberrors.py).
             "OPTIONS": {
-                "timeout": 20,
+                "timeout": float(os.environ.get("SQLITE_TIMEOUT", "20")),
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
                 "transaction_mode": "IMMEDIATE",
             },

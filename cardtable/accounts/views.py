@@ -11,6 +11,7 @@ checked by nothing: no password is hashed for it.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -40,9 +41,22 @@ def allowance(
     """The limits of ``kind`` for this address and player, and for the account ``name`` tried."""
     found = ratelimit.allowance(kind, player, ratelimit.request_address(request))
     per_name = settings.RATE_LIMITS.get(kind, {}).get("name")
-    if settings.RATE_LIMITS_ON and per_name and name:
-        found.limits.append(ratelimit.Limit(f"{kind}:name:{name.casefold()[:150]}", *per_name))
+    key = account_key(name)
+    if settings.RATE_LIMITS_ON and per_name and key:
+        found.limits.append(ratelimit.Limit(f"{kind}:name:{key[:150]}", *per_name))
     return found
+
+
+def account_key(name: str) -> str:
+    """The account a login names, as the per-name limit counts it: every spelling of one name alike.
+
+    Django's login form strips the name and normalises it (NFKC, ``UsernameField``)
+    before ``authenticate`` looks it up, so a space or tab around ``Ann``, an
+    ideographic space after it and its full-width letters all log in to ``Ann``:
+    they must spend one allowance, not one each (docs/security.md, "The login
+    limit was bypassed by spelling"). Case is folded too: no case of a name gets its own.
+    """
+    return unicodedata.normalize("NFKC", name.strip()).casefold()
 
 
 def guest_of(request: HttpRequest) -> Player | None:

@@ -56,7 +56,8 @@ function el(name, attrs = {}, parent = null) {
 /** Put the suit symbols into the page once, so every card can <use> them. */
 export function installSuitSymbols() {
   if (document.getElementById("suit-S")) return;
-  const sprite = el("svg", { width: 0, height: 0, "aria-hidden": "true", style: "position:absolute" });
+  const sprite = el("svg", { width: 0, height: 0, "aria-hidden": "true" });
+  sprite.style.position = "absolute"; // through the CSSOM: the CSP refuses style attributes
   const defs = el("defs", {}, sprite);
   for (const [suit, d] of Object.entries(SUIT_PATHS)) {
     const symbol = el("symbol", { id: `suit-${suit}`, viewBox: "0 0 100 100" }, defs);

@@ -163,7 +163,14 @@ def new_page(browser):
         # glow animated only opacity), on CI's two cores. Moving cards also make each
         # click wait for them to settle. The phone test plays a whole game with motion
         # allowed, and test_hand checks the glow runs then and only then.
-        defaults = {"viewport": {"width": 1280, "height": 800}, "reduced_motion": "reduce"}
+        # The site's Content-Security-Policy refuses eval, and Playwright evaluates the text of a
+        # wait_for_function expression with it: the tests' own scripts bypass the policy, except
+        # in tests/browser/test_csp.py, which checks every page under it (bypass_csp=False).
+        defaults = {
+            "viewport": {"width": 1280, "height": 800},
+            "reduced_motion": "reduce",
+            "bypass_csp": True,
+        }
         context = browser.new_context(**{**defaults, **options})
         context.set_default_timeout(15_000)
         contexts.append(context)

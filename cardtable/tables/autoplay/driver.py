@@ -201,7 +201,7 @@ class BotDriver:
 
     async def _expire(self, table_id: str) -> None:
         try:
-            moved = await db_call(turns.expire)(table_id)
+            moved = await turns.expire_soon(table_id)
         except Exception:
             log.exception("turn clock failed at table %s", table_id)
             return

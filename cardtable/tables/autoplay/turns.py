@@ -4,16 +4,20 @@
 move (with the seed formula a replay repeats), and ``take_turn`` makes it through
 ``moving.apply_move``, the one path of every move. The driver (``bots.py``)
 and ``playbots`` (``play_pending``) play the same turns; ``expire`` plays the
-turn clock's timeouts under the table lock (``clocks.py`` says how).
+turn clock's timeouts: computed with no lock held, made under the table lock
+(``clocks.py`` says how).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +25,7 @@ from django.db.models import Max, Q
 
 from cardtable.tables.authority import clocks, commit, moving, presence, state
 from cardtable.tables.autoplay import searches, thinking
+from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.models import Match, MoveRecord, Seat, Table
 from games import get_game
@@ -55,7 +60,7 @@ class Job:
         return await search(self.game, self.state, seat, level, self.turn_seed(seat))
 
     def search_and_wait(self, seat: int, level: str) -> dict[str, Any]:
-        """``choose`` in the search pool, waited for in this thread (a timeout, under the table lock)."""
+        """``choose`` in the search pool, waited for in this thread (``expire``: no transaction open)."""
         return search_and_wait(self.game, self.state, seat, level, self.turn_seed(seat))
 
 
@@ -209,17 +214,80 @@ def play_pending(table_id: str) -> None:
             take_turn(table_id, job, seat, by, job.choose(seat, level))
 
 
-def expire(table_id: str) -> list[int]:
-    """Act on a passed deadline: move for every late seat; return the seats moved for.
+@dataclass
+class Late:
+    """A passed deadline's late seats, read at one version, and the moves computed for them.
 
-    Does nothing (returns ``[]``) when the deadline has not passed, has been
-    met, or the table is paused because nobody is connected (the clock then
-    stops: the deadline is cleared, and restarts when someone connects).
-    Each late move takes at least the stand-in level's think time
-    (``think_time``), under the lock, as a stand-in's answer would.
+    The moves are computed with no transaction open (``expire``): a search in the
+    pool and the think time take seconds on a busy machine, and SQLite has one
+    write lock for the whole database (docs/security.md, "A socket closed with an
+    internal error under load"). ``play_late`` then makes them under the table's
+    lock if the table is still at ``version`` with that deadline passed.
+    """
+
+    version: int
+    deadline: datetime
+    game: str
+    state: dict
+    seed: int
+    seats: list[int]
+    moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+    def jobs(self) -> Iterator[tuple[int, Job]]:
+        """Each late seat still to act with its stand-in's ``Job``; append its move before the next.
+
+        The state after the moves appended so far is the next seat's (a simultaneous
+        phase), as it was when every late seat was played under one lock.
+        """
+        game = get_game(self.game)
+        state = game.from_json(self.state)
+        for index in self.seats:
+            if game.is_over(state) or index not in game.to_act(state):
+                continue
+            yield index, Job(self.version + len(self.moves), self.game, game.to_json(state), self.seed, [])
+            game.apply(state, index, self.moves[-1][1])
+
+
+def late_seats(table_id: str) -> Late | None:
+    """Read, with no lock, whether the table's deadline has passed with seats to act: their ``Late``.
+
+    ``None`` when there is nothing to do: no deadline, not passed, or nobody is
+    connected (then the clock stops: ``stop_clock``).
+    """
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not _overdue(table):
+        return None
+    if not presence.anyone_here(table_id):
+        stop_clock(table_id)
+        return None
+    game = get_game(table.game)
+    seed = Match.objects.filter(table=table, number=table.game_number).values_list("seed", flat=True).first()
+    seats = list(game.to_act(game.from_json(table.state)))
+    return Late(table.version, table.deadline, table.game, table.state, seed or 0, seats)
+
+
+def _overdue(table: Table) -> bool:
+    """Whether the table's game runs and its deadline has passed."""
+    return table.status == Table.PLAYING and table.deadline is not None and table.deadline <= clocks.now()
+
+
+def stop_clock(table_id: str) -> None:
+    """Clear a passed deadline of a table nobody is connected to (it restarts when someone connects)."""
+    with commit.locked_table(table_id) as table:
+        if _overdue(table) and not presence.anyone_here(table_id):
+            table.deadline = None
+            table.save(update_fields=["deadline"])
+
+
+def play_late(table_id: str, late: Late) -> list[int]:
+    """Make ``late``'s moves under the table's lock; return the seats moved for (``[]``: none made).
+
+    Nothing is made when the table moved on meanwhile (another version, another
+    deadline: a seat moved in time, or another process acted first) or nobody is
+    connected any more.
     """
     with commit.locked_table(table_id) as table:
-        if table.status != Table.PLAYING or table.deadline is None or table.deadline > clocks.now():
+        if not _overdue(table) or table.version != late.version or table.deadline != late.deadline:
             return []
         if not presence.anyone_here(table_id):
             table.deadline = None
@@ -228,21 +296,52 @@ def expire(table_id: str) -> list[int]:
         game = get_game(table.game)
         state = game.from_json(table.state)
         match = Match.objects.annotate(last_seq=Max("moves__seq")).get(table=table, number=table.game_number)
-        late = list(game.to_act(state))
-        table.last_timeout = late  # saved with each timeout move (moving.apply_locked)
-        for index in late:
-            if table.status != Table.PLAYING or index not in game.to_act(state):
-                continue
-            # The bots' own turn (bots.Job): the same move a stand-in would make at this version.
-            job = Job(table.version, table.game, game.to_json(state), match.seed or 0, [])
-            started, think = time.monotonic(), think_time(settings.STAND_IN_LEVEL)
-            move = job.search_and_wait(index, settings.STAND_IN_LEVEL)
-            # As the bots' answers (think_time): how long the move took must not tell how many it had.
-            pause(max(0.0, started + think - time.monotonic()))
+        table.last_timeout = late.seats  # saved with each timeout move (moving.apply_locked)
+        for index, move in late.moves:
             seat = table.seats.get(index=index)
             if seat.player_id is not None and not seat.stand_in:
                 seat.timeouts += 1
                 seat.stand_in = seat.timeouts >= clocks.AWAY_AFTER  # away: the stand-in plays on
                 seat.save(update_fields=["timeouts", "stand_in"])
             moving.apply_locked(table, game, state, match, index, move, MoveRecord.TIMEOUT)
-        return late
+        return late.seats
+
+
+def expire(table_id: str) -> list[int]:
+    """Act on a passed deadline: move for every late seat; return the seats moved for.
+
+    Does nothing (returns ``[]``) when the deadline has not passed, has been
+    met, or the table is paused because nobody is connected (the clock then
+    stops: the deadline is cleared, and restarts when someone connects).
+    Each late move takes at least the stand-in level's think time
+    (``think_time``), as a stand-in's answer would; the moves are searched and
+    waited for in this thread with no transaction open, then made together under
+    the table's lock (``play_late``). The driver does the same without holding a
+    thread (``expire_soon``).
+    """
+    late = late_seats(table_id)
+    if late is None:
+        return []
+    for index, job in late.jobs():
+        # The bots' own turn (bots.Job): the same move a stand-in would make at this version.
+        started, think = time.monotonic(), think_time(settings.STAND_IN_LEVEL)
+        move = job.search_and_wait(index, settings.STAND_IN_LEVEL)
+        # As the bots' answers (think_time): how long the move took must not tell how many it had.
+        pause(max(0.0, started + think - time.monotonic()))
+        late.moves.append((index, move))
+    return play_late(table_id, late)
+
+
+async def expire_soon(table_id: str) -> list[int]:
+    """``expire`` for the driver: the search awaited in the pool and the think time slept on the loop,
+    so no database thread waits for either; only the reads and ``play_late`` take one."""
+    late = await db_call(late_seats)(table_id)
+    if late is None:
+        return []
+    loop = asyncio.get_running_loop()
+    for index, job in late.jobs():
+        started, think = loop.time(), think_time(settings.STAND_IN_LEVEL)
+        move = await job.search(index, settings.STAND_IN_LEVEL)
+        await asyncio.sleep(max(0.0, started + think - loop.time()))
+        late.moves.append((index, move))
+    return await db_call(play_late)(table_id, late)

@@ -22,6 +22,7 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 
 from cardtable.tables.authority import chat, moving, seating
 from cardtable.tables.authority.state import Snapshot, message_for, snapshot
@@ -29,7 +30,7 @@ from cardtable.tables.autoplay import hints, searches, turns
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.errors import TableError
 from cardtable.tables.events import DeadlineSet, TableOpened, emit
-from cardtable.tables.live import arrival, fanout, heartbeat, shutdown, sockets
+from cardtable.tables.live import arrival, dberrors, fanout, heartbeat, shutdown, sockets
 from cardtable.tables.models import Player
 from cardtable.tables.players import ratelimit
 from cardtable.tables.players.limits import MAX_FRAME_BYTES, TokenBucket
@@ -89,6 +90,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     sent_version = -1
     socket: sockets.Socket | None = None  # listed in this process's sockets once admitted
     hub: fanout.Hub | None = None  # the hub serving this connection, once joined
+    accepted = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler of a message, without Channels' own ``aclose_old_connections`` first.
@@ -103,6 +105,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        """``connect``; if the database cannot record the connection in time: ``unavailable``, closed 4503."""
+        try:
+            await super().websocket_connect(message)
+        except DatabaseError as error:
+            if not self.accepted:
+                await self.accept()
+            await self._send_json(dberrors.unavailable(error, "connecting").to_json())
+            await self.close(code=dberrors.TRY_AGAIN_LATER)
+
+    async def accept(self, subprotocol: str | None = None, headers: list | None = None) -> None:
+        """Accept the handshake (once)."""
+        self.accepted = True
+        await super().accept(subprotocol, headers)
 
     async def connect(self) -> None:
         """Accept the connection, join the process's hub for the table and send the current state."""
@@ -211,6 +228,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             with shutdown.handling():  # a stop waits for this request to finish
                 # A change it commits reaches this socket through the hub, Redis or not.
                 await self._handle(message)
+        except DatabaseError as error:  # nothing changed: the request's transaction rolled back
+            await self._send_json(dberrors.unavailable(error, "handling a message").to_json(message_id))
         except TableError as error:
             await self._send_json(error.to_json(message_id))
 
@@ -279,7 +298,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await allowance.atake(what)
         try:
             await run()
-        except TableError:
+        except (TableError, DatabaseError):
             await allowance.arefund()
             raise
 
