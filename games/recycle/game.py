@@ -10,9 +10,10 @@ from typing import Any
 from games.engine import NO_EVENTS, Event, Game, GameInfo, Move
 from games.recycle import bots, runner, table, visibility
 from games.recycle.describe import describe
+from games.recycle.faces import add_faces
 from games.recycle.program import Program, compile_program
 from games.recycle.state import RecycleState, state_from_json, state_to_json
-from games.recycle.wording import branch_words
+from games.recycle.wording import branch_items, branch_words
 
 
 def slug(name: str) -> str:
@@ -57,6 +58,7 @@ class RecycleGame(Game):
         )
         self.bot_settings = bots.settings(self.info)
         self.words = branch_words(self.program)
+        self.items = branch_items(self.program)
 
     def retitle(self, name: str, description: str) -> None:
         """Give the game a new title and staff description; its program, id and moves stay."""
@@ -140,8 +142,10 @@ class RecycleGame(Game):
         if state.choice is not None:
             # The pending choice's branches that name nothing, in words ("Draw from stock", "Pass").
             out["choice_words"] = self.words.get(state.choice, [])
+            out["choice_items"] = self.items.get(state.choice, [])  # what each item is: a number, a seat...
         if state.over:
             out["result"] = self.result(state)
+        add_faces(self.program, out)  # how to draw the cards that are not French cards
         return out
 
     def is_over(self, state: RecycleState) -> bool:
