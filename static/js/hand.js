@@ -24,9 +24,10 @@ export function classify(legal) {
 /** The legal multi-card move made of exactly the selected cards, or null. */
 export function chosenMove(hand, multi, selected) {
   if (!multi.key) return null;
-  // Moves list their cards in card order, as the hand is sorted: compare in hand order.
-  const wanted = JSON.stringify(hand.filter((c) => selected.has(c)));
-  return multi.moves.find((m) => JSON.stringify(m[multi.key]) === wanted) || null;
+  // The same cards, whatever the order: a hand of another deck is held by colour and value,
+  // its moves list cards in the deck's order.
+  const wanted = JSON.stringify(hand.filter((c) => selected.has(c)).sort());
+  return multi.moves.find((m) => JSON.stringify([...m[multi.key]].sort()) === wanted) || null;
 }
 
 /**
@@ -74,7 +75,12 @@ export function renderHand(root, hand, moves, selected, pending, onCard, marks =
     root.children[Math.min(focused, root.childElementCount - 1)].focus();
   }
   root.style.setProperty("--n", hand.length);
-  root.style.setProperty("--mid", (hand.length - 1) / 2);
+  const mid = (hand.length - 1) / 2;
+  root.style.setProperty("--mid", mid);
+  // A hand of more than 13 cards (25 in some games) fans no wider nor lower than 13 do:
+  // its outer cards stay in the window.
+  root.style.setProperty("--tilt", `${Math.min(1, 6 / Math.max(mid, 1))}deg`);
+  root.style.setProperty("--drop", `${Math.min(0.25, 9 / Math.max(mid * mid, 1))}px`);
   fitHand(root);
 }
 
@@ -91,7 +97,7 @@ export function fitHand(root) {
   const card = first.offsetWidth || 80;
   // The fan tilts each card 1deg per place from the middle (felt.css), so the
   // outer cards' top corners lean out past their boxes by about height * sin(angle).
-  const lean = (first.offsetHeight || card * 1.4) * Math.sin((((n - 1) / 2) * Math.PI) / 180);
+  const lean = (first.offsetHeight || card * 1.4) * Math.sin((Math.min((n - 1) / 2, 6) * Math.PI) / 180);
   const width = inner - 2 * lean;
   const step = n > 1 ? Math.min(card * 0.72, (width - card) / (n - 1)) : card;
   root.style.setProperty("--overlap", `${Math.min(0, step - card)}px`);
