@@ -216,20 +216,20 @@ def hand_order(prog: Program, names: list[str]) -> list[str]:
     others by colour or suit (as the deck lists them) and by value (numbers in their order)."""
     french = sorted((n for n in names if _FRENCH.match(n)), key=lambda n: CARD_INDEX.get(n, 99))
     others = [n for n in names if not _FRENCH.match(n)]
-    if others:
-        index = {}
-        for i, name in enumerate(prog.names):
-            index.setdefault(name, i)
+    if not others:
+        return french
+    index: dict[str, int] = {}
+    for i, name in enumerate(prog.names):
+        index.setdefault(name, i)
+    group: dict[str, int] = {}  # each suit or colour at the deck's first card of it
+    for name in prog.names:
+        f = face(prog, name)
+        if f is not None:
+            group.setdefault(f["suit"], len(group))
 
-        def key(name: str) -> tuple:
-            f = face(prog, name) or {"value": name, "suit": ""}
-            n = number(f["value"]) if f["value"] not in _COURT else None
-            first = index.get(name, 1 << 20)
-            group = min(
-                (index.get(m, first) for m in others if (face(prog, m) or {}).get("suit") == f["suit"]),
-                default=first,
-            )
-            return (group, n is None, n or 0, first)
+    def key(name: str) -> tuple:
+        f = face(prog, name) or {"value": name, "suit": ""}
+        n = number(f["value"]) if f["value"] not in _COURT else None
+        return (group.get(f["suit"], 1 << 20), n is None, n or 0, index.get(name, 1 << 20))
 
-        others.sort(key=key)
-    return french + others
+    return french + sorted(others, key=key)
