@@ -13,7 +13,7 @@ from games.recycle.describe import describe
 from games.recycle.faces import add_faces
 from games.recycle.program import Program, compile_program
 from games.recycle.state import RecycleState, state_from_json, state_to_json
-from games.recycle.wording import branch_items, branch_words
+from games.recycle.wording import branch_items, branch_words, last_said, remember_said, said_at
 
 
 def slug(name: str) -> str:
@@ -112,6 +112,7 @@ class RecycleGame(Game):
         call ``advance`` alone and skip that record.
         """
         before = table.positions(state)
+        said = said_at(self.words, self.items, state.choice)
         if not state.over and type(seat) is int and seat == state.cycles[-1][0]:
             labels = (state.cache or runner.options_of(self.program, state))[0]
             try:
@@ -121,10 +122,12 @@ class RecycleGame(Game):
             else:
                 runner.make(self.program, state, seat, index)
                 table.after_move(self.program, state, seat, move, before)
+                remember_said(state, said)
                 return NO_EVENTS
         self.check_move(state, seat, move)
         events = self.advance(state, seat, move)
         table.after_move(self.program, state, seat, move, before)
+        remember_said(state, said)
         return events
 
     def advance(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
@@ -146,6 +149,7 @@ class RecycleGame(Game):
         if state.over:
             out["result"] = self.result(state)
         add_faces(self.program, out)  # how to draw the cards that are not French cards
+        last_said(state, out)
         return out
 
     def is_over(self, state: RecycleState) -> bool:

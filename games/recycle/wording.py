@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import suppress
+from typing import Any
 
 from games.recycle.faces import said
 from games.recycle.kinds import CARD, CARDS, INT, PLAYER, STR, TEAM
@@ -45,6 +46,26 @@ def branch_items(prog: Program) -> dict[int, list[list[str]]]:
     for ident, (_, node, _) in prog.choices.items():
         out[ident] = [_item_kinds(prog, _unguarded(b), {}) for b in node.args]
     return out
+
+
+def said_at(words: dict, items: dict, choice: int | None) -> dict | None:
+    """Return the words and item kinds of the choice ``choice`` (None when no choice is pending)."""
+    if choice is None:
+        return None
+    return {"words": words.get(choice, []), "items": items.get(choice, [])}
+
+
+def remember_said(st: Any, said: dict | None) -> None:
+    """Keep, with the table's record, the words of the choice the last move was made at."""
+    st.shown = {**st.shown, "said": said}
+
+
+def last_said(st: Any, view: dict) -> None:
+    """Give the view's last move the words of its choice (``last.words``, ``last.items``): the
+    page then names it as it was offered, whatever choice is pending now."""
+    said = st.shown.get("said")
+    if view.get("last") and said and "choice" in view["last"]["move"]:  # a play names its card
+        view["last"] = {**view["last"], **said}
 
 
 def _unguarded(branch: object) -> object:

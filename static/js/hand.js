@@ -3,15 +3,26 @@
 
 import { handButton } from "./cards.js";
 
-/** Sort the legal moves into card plays, multi-card choices and other buttons. */
-export function classify(legal) {
+/**
+ * Sort the legal moves into card plays, multi-card choices and other buttons. `cardOf(move)`,
+ * when given, names the hand card another kind of move plays (a RECYCLE choice of one card):
+ * such a move is played from the hand when no other move names that card.
+ */
+export function classify(legal, cardOf = null) {
   const plays = new Map();
   const multi = { key: null, moves: [], cards: new Set() };
   const others = [];
+  const named = new Map();
+  if (cardOf) for (const move of legal) {
+    const card = cardOf(move);
+    if (card) named.set(card, named.has(card) ? null : move);
+  }
   for (const move of legal) {
     const [key] = Object.keys(move);
     const value = move[key];
-    if (key === "play" && typeof value === "string") plays.set(value, move);
+    const card = cardOf ? cardOf(move) : null;
+    if (card && named.get(card) === move) plays.set(card, move);
+    else if (key === "play" && typeof value === "string") plays.set(value, move);
     else if (Array.isArray(value) && value.every((c) => typeof c === "string")) {
       multi.key = key;
       multi.moves.push(move);
@@ -37,17 +48,18 @@ export function chosenMove(hand, multi, selected) {
 export function renderHand(root, hand, moves, selected, pending, onCard, marks = null) {
   const { plays, multi } = moves;
   const focused = [...root.children].indexOf(document.activeElement);
-  const existing = new Map([...root.children].map((b) => [b.dataset.card, b]));
+  // Buttons by card; a deck may hold several cards of one name (LAMA's eight of each).
+  const existing = new Map();
+  for (const b of root.children) existing.set(b.dataset.card, [...(existing.get(b.dataset.card) || []), b]);
   let cursor = root.firstChild;
   hand.forEach((card, i) => {
-    let button = existing.get(card);
+    let button = (existing.get(card) || []).shift();
     if (!button) {
       button = handButton(card);
       button.addEventListener("click", () => onCard(card));
     }
     if (button === cursor) cursor = cursor.nextSibling;
     else root.insertBefore(button, cursor);
-    existing.delete(card);
     const playable = !pending && (plays.has(card) || multi.cards.has(card));
     button.classList.toggle("legal", playable);
     button.classList.toggle("dim", !playable && (plays.size > 0 || multi.key !== null));
@@ -69,7 +81,7 @@ export function renderHand(root, hand, moves, selected, pending, onCard, marks =
     else button.removeAttribute("aria-pressed");
     button.style.setProperty("--i", i);
   });
-  for (const stale of existing.values()) stale.remove();
+  for (const stale of existing.values()) stale.forEach((b) => b.remove());
   // A keyboard player whose card just left the hand keeps the focus in the hand.
   if (focused >= 0 && !root.contains(document.activeElement) && root.childElementCount) {
     root.children[Math.min(focused, root.childElementCount - 1)].focus();

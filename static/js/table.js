@@ -160,7 +160,7 @@ function render(msg) {
     info: GAMES[table.game] || null,
     prev: prev ? prev.view : null,
     version: msg.version,
-    moves: classify(legal),
+    moves: classify(legal, game.cardOf && view ? (move) => game.cardOf(move, view) : null),
     freshLast: !first && lastKey !== null && lastKey !== page.lastKey,
   };
   page.lastKey = lastKey;

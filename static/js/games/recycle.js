@@ -172,8 +172,15 @@ function itemText(item, ctx, kind = null) {
 }
 
 /** What each item of a branch's move is ("number", "player", "card"...), from the view. */
-function kindsOf(ctx, branch) {
-  return ((ctx && ctx.view && ctx.view.choice_items) || [])[branch] || [];
+function kindsOf(ctx, branch, said = null) {
+  return ((said || (ctx && ctx.view) || {}).choice_items || [])[branch] || [];
+}
+
+/** The words of the choice a move past was made at: the view's last move carries them. */
+function saidFor(move, ctx) {
+  const last = ctx && ctx.view && ctx.view.last;
+  if (!last || !last.words || JSON.stringify(last.move) !== JSON.stringify(move)) return null;
+  return { choice_words: last.words, choice_items: last.items };
 }
 
 export default {
@@ -225,19 +232,27 @@ export default {
   bubble(move, ctx) {
     knowFaces(ctx);
     if (move.play) return cardShort(move.play);
-    return move.choice ? this.moveLabel(move, ctx) : "";
+    return move.choice ? this.moveLabel(move, ctx, saidFor(move, ctx)) : "";
+  },
+  cardOf(move, view) {
+    // A choice of one card of your hand (two cards of one name make choices, not plays): tap it.
+    if (!Array.isArray(move.choice) || move.choice.length !== 2) return null;
+    const kinds = ((view && view.choice_items) || [])[move.choice[0]] || [];
+    const card = move.choice[1];
+    return kinds[0] === "card" && kinds.length === 1 && (view.hand || []).includes(card) ? card : null;
   },
   moveCards(move) {
     return typeof move.play === "string" ? [move.play] : [];
   },
-  moveLabel(move, ctx = null) {
+  moveLabel(move, ctx = null, said = null) {
+    // `said`: the words of the choice the move was made at, for a move past (else the pending choice's).
     knowFaces(ctx);
     if (typeof move.play === "string") return cardName(move.play);
     if (!Array.isArray(move.choice)) return JSON.stringify(move);
     const [branch, ...items] = move.choice;
-    const kinds = kindsOf(ctx, branch);
+    const kinds = kindsOf(ctx, branch, said);
     const text = items.map((item, i) => itemText(item, ctx, kinds[i] || null)).join(" · ");
-    const named = ctx && ctx.view && (ctx.view.choice_words || [])[branch];
+    const named = ((said || (ctx && ctx.view) || {}).choice_words || [])[branch];
     return [named, text].filter(Boolean).join(" ") || `Option ${branch + 1}`;
   },
   actionButtons(ctx, moves, makeMove, pending) {
@@ -268,7 +283,7 @@ export default {
   describe(move, ctx) {
     knowFaces(ctx);
     if (move.play) return `played ${cardName(move.play)}`;
-    if (move.choice) return `chose ${this.moveLabel(move, ctx)}`;
+    if (move.choice) return `chose ${this.moveLabel(move, ctx, saidFor(move, ctx))}`;
     return "moved";
   },
   goal() {

@@ -164,3 +164,13 @@ def test_the_felt_shows_the_games_words_that_name_a_suit_or_colour_and_never_a_m
     assert strings["TRUMPSUIT"]["label"] == "Trump suit"
     assert strings["TRUMPCOLOR"]["felt"] and strings["TRUMPCOLOR"]["label"] == "Trump color"
     assert not strings["TESTING"]["felt"]
+
+
+def test_the_last_move_keeps_the_words_of_the_choice_it_was_made_at() -> None:
+    game = loads(BIDS, "Bids")
+    state = game.new(None, None, 2)
+    game.apply(state, 0, {"choice": [2]})
+    view = game.view(state, 1)
+    assert view["choice_words"] == ["Tricks"]  # the choice pending now
+    assert view["last"]["words"][2] == "Alone · Spades" and view["last"]["items"][2] == []
+    assert game.view(game.from_json(game.to_json(state)), 1)["last"] == view["last"]  # saved with the state
