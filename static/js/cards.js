@@ -135,10 +135,18 @@ function wordSvg(card) {
   el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, class: "card-paper" }, svg);
   el("rect", { x: 6, y: 6, width: 88, height: 128, rx: 5, class: "word-frame" }, svg);
   const corner = String(face.corner);
-  const cornerSize = corner.length <= 2 ? 26 : 19;
-  valueText(svg, corner, 8, 30, cornerSize, "word-corner").setAttribute("text-anchor", "start");
-  const bottom = el("g", { transform: "rotate(180 50 70)" }, svg);
-  valueText(bottom, corner, 8, 30, cornerSize, "word-corner").setAttribute("text-anchor", "start");
+  // The corners: the value on one line, and its characters one under the other for a hand
+  // fanned so tight that a narrow strip of each card shows (CSS shows one: .hand.tight).
+  const cornerSize = corner.length === 1 ? 26 : corner.length === 2 ? 21 : 17;
+  for (const flip of [false, true]) {
+    const g = flip ? el("g", { transform: "rotate(180 50 70)" }, svg) : svg;
+    valueText(g, corner, 8, 30, cornerSize, "word-corner wide").setAttribute("text-anchor", "start");
+    const stacked = el("text", { x: 6, y: 24, class: "word-corner stacked", "font-size": 17 }, g);
+    [...corner].forEach((ch, i) => {
+      const line = el("tspan", { x: 6, dy: i ? 16 : 0 }, stacked);
+      line.textContent = ch;
+    });
+  }
   const value = String(face.value);
   const big = value.length <= 2 ? 50 : value.length <= 3 ? 36 : Math.max(12, Math.floor(118 / value.length));
   const middle = valueText(svg, value, 50, 70 + big * 0.35, big, "word-value");

@@ -113,4 +113,7 @@ export function fitHand(root) {
   const width = inner - 2 * lean;
   const step = n > 1 ? Math.min(card * 0.72, (width - card) / (n - 1)) : card;
   root.style.setProperty("--overlap", `${Math.min(0, step - card)}px`);
+  // Too narrow a strip of each card for a value of two figures on a line: cards that can
+  // (of other decks, cards.js) write it one figure under the other.
+  root.classList.toggle("tight", step < card * 0.36);
 }

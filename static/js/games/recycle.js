@@ -23,9 +23,10 @@ function feltCard(card) {
   return tableCard(card);
 }
 
-/** Take the faces of this view's cards (cards.js draws them). */
+/** Take the faces of this view's cards (cards.js draws them), and the words of its last move. */
 function knowFaces(ctx) {
   if (ctx && ctx.view && ctx.view.faces) setFaces(ctx.view.faces);
+  rememberSaid(ctx);
 }
 
 /** A word of the program ("HEARTS", "TWO") as a person reads it: "Hearts", "Two". */
@@ -176,11 +177,20 @@ function kindsOf(ctx, branch, said = null) {
   return ((said || (ctx && ctx.view) || {}).choice_items || [])[branch] || [];
 }
 
-/** The words of the choice a move past was made at: the view's last move carries them. */
-function saidFor(move, ctx) {
+// The words of the choices past moves were made at, by move, as the views' `last` told
+// them: the move log names each move as it was offered, not by the choice pending now.
+const pastSaid = new Map();
+
+/** Keep the words of the view's last move. */
+function rememberSaid(ctx) {
   const last = ctx && ctx.view && ctx.view.last;
-  if (!last || !last.words || JSON.stringify(last.move) !== JSON.stringify(move)) return null;
-  return { choice_words: last.words, choice_items: last.items };
+  if (last && last.words) pastSaid.set(JSON.stringify(last.move), { choice_words: last.words, choice_items: last.items || [] });
+}
+
+/** The words of the choice a move past was made at (null when this page never saw them). */
+function saidFor(move, ctx) {
+  rememberSaid(ctx);
+  return pastSaid.get(JSON.stringify(move)) || null;
 }
 
 export default {
@@ -229,6 +239,11 @@ export default {
     return [...columns].filter(([, values]) => !same(values)).map(([title, values]) => ({ title, values }));
   },
   historyTitle: "After each deal",
+  resultNote(ctx) {
+    // A game the interpreter stopped (a bound passed) ends without winners: say why.
+    const result = ctx.view && ctx.view.result;
+    return result && result.error ? h("p", { class: "hint", role: "alert", text: `The game was stopped: ${result.error}` }) : null;
+  },
   bubble(move, ctx) {
     knowFaces(ctx);
     if (move.play) return cardShort(move.play);
