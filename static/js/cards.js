@@ -141,9 +141,9 @@ function wordSvg(card) {
   for (const flip of [false, true]) {
     const g = flip ? el("g", { transform: "rotate(180 50 70)" }, svg) : svg;
     valueText(g, corner, 8, 30, cornerSize, "word-corner wide").setAttribute("text-anchor", "start");
-    const stacked = el("text", { x: 6, y: 24, class: "word-corner stacked", "font-size": 17 }, g);
+    const stacked = el("text", { x: 4, y: 22, class: "word-corner stacked", "font-size": 15 }, g);
     [...corner].forEach((ch, i) => {
-      const line = el("tspan", { x: 6, dy: i ? 16 : 0 }, stacked);
+      const line = el("tspan", { x: 4, dy: i ? 14 : 0 }, stacked);
       line.textContent = ch;
     });
   }

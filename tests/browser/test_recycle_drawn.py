@@ -177,6 +177,8 @@ def check_readable(page: Page, where: str) -> dict:
     found = INTERNAL.findall(" ".join([read["text"], *read["cards"], *read["buttons"]]))
     assert not found, f"{where}: internal names {found} in {read}"
     hidden = page.evaluate(CORNERS_JS)
+    if hidden:
+        page.screenshot(path=str(ARTIFACTS / f"recycle-drawn-corners-{where.replace(' ', '-')}.png"))
     assert hidden == [], f"{where}: the values of {hidden} are covered"
     return read
 

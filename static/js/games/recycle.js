@@ -268,7 +268,8 @@ export default {
     const kinds = kindsOf(ctx, branch, said);
     const text = items.map((item, i) => itemText(item, ctx, kinds[i] || null)).join(" · ");
     const named = ((said || (ctx && ctx.view) || {}).choice_words || [])[branch];
-    return [named, text].filter(Boolean).join(" ") || `Option ${branch + 1}`;
+    // After the branch's words, "You" is "you" ("Give to you").
+    return [named, named ? text.replace(/^You\b/, "you") : text].filter(Boolean).join(" ") || `Option ${branch + 1}`;
   },
   actionButtons(ctx, moves, makeMove, pending) {
     // Choices of two items or more (a player, then a rank) in rows by their first item:
