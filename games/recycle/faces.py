@@ -25,6 +25,7 @@ import weakref
 from typing import Any
 
 from games.cards import CARD_INDEX
+from games.recycle.order import name_order
 from games.recycle.program import Program
 
 _UNITS = [
@@ -191,6 +192,8 @@ def add_faces(prog: Program, view: dict[str, Any]) -> None:
     if faces:
         view["faces"] = faces
     values = _attribute_values(prog)
+    order = name_order(prog)  # the headline's words in the description's order (trump suit, then colour)
+    view.get("strings", []).sort(key=lambda e: (e["owner"] != "game", order.get(e["name"], 1 << 20)))
     for entry in view.get("strings") or ():
         # The felt tells the game's words that name a card's suit, colour or value ("Trump
         # suit: Hearts"); a program's own markers ("TESTING: NOB") stay in the program.

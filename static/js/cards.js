@@ -148,7 +148,9 @@ function wordSvg(card) {
     });
   }
   const value = String(face.value);
-  const big = value.length <= 2 ? 50 : value.length <= 3 ? 36 : Math.max(12, Math.floor(118 / value.length));
+  // Figures are narrow; letters ("HS", "Llama") need more room each.
+  const figures = /^\d+$/.test(value);
+  const big = figures && value.length <= 2 ? 50 : value.length <= 2 ? 36 : value.length <= 3 ? 30 : Math.max(12, Math.floor(118 / value.length));
   const middle = valueText(svg, value, 50, 70 + big * 0.35, big, "word-value");
   if (value.length > 7) middle.setAttribute("textLength", 80);
   if (face.suit) {

@@ -294,6 +294,18 @@ export default {
       rows.get(key).append(button(items.slice(1).map((item, i) => itemText(item, ctx, kinds[i + 1] || null)).join(" · ")));
     }
     box.append(...rows.values());
+    // Two moves that would read the same (two branches doing alike with the same items):
+    // numbered, so that no two buttons read alike.
+    const seen = new Map();
+    for (const b of box.querySelectorAll("button")) {
+      const label = b.getAttribute("aria-label");
+      const n = (seen.get(label) || 0) + 1;
+      seen.set(label, n);
+      if (n > 1) {
+        b.setAttribute("aria-label", `${label} (${n})`);
+        b.textContent = `${b.textContent} (${n})`;
+      }
+    }
     return box;
   },
   describe(move, ctx) {
