@@ -9,8 +9,9 @@ carries while a choice is pending:
   "Turn up" One). Branches without items never read alike: where two would, the
   next word that tells them apart is added ("Alone · Hearts", "Alone · Spades").
 - ``choice_items``: per branch, the kind of each item, outermost first
-  (``player``, ``team``, ``number``, ``card``, ``cards``, ``name``), so that a
-  number bid reads "3", never a seat's name.
+  (``player``, ``team``, ``number``, ``card``, ``cards``, ``place``, ``name``),
+  so that a number bid reads "3", never a seat's name, and a place's name reads
+  as the place is labelled.
 
 Both come from the description's forms when the game is loaded.
 """

@@ -174,3 +174,25 @@ def test_the_last_move_keeps_the_words_of_the_choice_it_was_made_at() -> None:
     assert view["choice_words"] == ["Tricks"]  # the choice pending now
     assert view["last"]["words"][2] == "Alone · Spades" and view["last"]["items"][2] == []
     assert game.view(game.from_json(game.to_json(state)), 1)["last"] == view["last"]  # saved with the state
+
+
+SWAPS = f"""(game
+ (setup (create players 2) (create deck (game iloc STOCK) (deck {FRENCH})))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (repeat 3 (move (top (game iloc STOCK)) (top (game iloc EXTRA))))))
+ (stage player (end (> (game sto ROUNDS) 6))
+  (choice ((do ((repeat all (move (top (game iloc EXTRA)) (top (game iloc TEMP))))
+                (repeat all (move (top ((current player) iloc HAND)) (top (game iloc EXTRA))))
+                (repeat all (move (top (game iloc TEMP)) (top ((current player) iloc HAND))))))
+           (move (top (game iloc STOCK)) (top ((current player) iloc HAND)))
+           (repeat all (move (top ((current player) iloc HAND)) (top ((current player) iloc QUIT))))
+           (inc (game sto ROUNDS) 1)))
+  (do ((inc (game sto ROUNDS) 1))))
+ (scoring max (size ((current player) iloc HAND))))"""
+
+
+def test_a_swap_a_draw_and_a_quit_say_what_they_do() -> None:
+    game = loads(SWAPS, "Swaps")
+    view = game.view(game.new(None, None, 1), 0)
+    assert view["choice_words"] == ["Swap your hand with the extra", "Draw from stock", "Quit", "Pass"]
