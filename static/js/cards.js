@@ -59,6 +59,11 @@ export function cardName(card) {
   return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[card[1]]}`;
 }
 
+/** A card's value as its corner shows it ("13", "Q"): for text where a card's full name is too long. */
+export function cardCorner(card) {
+  return isFrench(card) ? cardShort(card) : String(otherFace(card).corner);
+}
+
 /** A short label for text: "Q♠", "10♥". */
 export function cardShort(card) {
   if (!isFrench(card)) return otherFace(card).name;

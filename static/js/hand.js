@@ -115,5 +115,5 @@ export function fitHand(root) {
   root.style.setProperty("--overlap", `${Math.min(0, step - card)}px`);
   // Too narrow a strip of each card for a value of two figures on a line: cards that can
   // (of other decks, cards.js) write it one figure under the other.
-  root.classList.toggle("tight", step < card * 0.36);
+  root.classList.toggle("tight", step < card * 0.45);
 }

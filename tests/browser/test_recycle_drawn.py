@@ -137,7 +137,7 @@ READ_JS = """() => {
   const text = ['#seats', '#center', '#felt-info', '#actions', '#scores', '#turn-banner', '#over-card']
     .map((s) => document.querySelector(s)).filter(Boolean).map((n) => n.textContent).join(' | ');
   const cards = [...document.querySelectorAll('#hand button.card, #felt .card')].map((b) => b.getAttribute('aria-label') || '');
-  const buttons = [...document.querySelectorAll('#actions button')].map((b) => b.getAttribute('aria-label') || b.textContent.trim());
+  const buttons = [...document.querySelectorAll('#actions button')].map((b) => b.dataset.label || b.textContent.trim());
   return { text, cards, buttons };
 }"""
 

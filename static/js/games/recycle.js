@@ -280,7 +280,7 @@ export default {
     for (const move of moves) {
       const items = Array.isArray(move.choice) ? move.choice.slice(1) : [];
       const label = this.moveLabel(move, ctx);
-      const button = (text) => h("button", { type: "button", class: "btn primary", disabled: pending, onclick: () => makeMove(move), text, "aria-label": label });
+      const button = (text) => h("button", { type: "button", class: "btn primary", disabled: pending, onclick: () => makeMove(move), text, "data-label": label });
       if (items.length < 2) {
         box.append(button(label));
         continue;
@@ -298,11 +298,12 @@ export default {
     // numbered, so that no two buttons read alike.
     const seen = new Map();
     for (const b of box.querySelectorAll("button")) {
-      const label = b.getAttribute("aria-label");
+      // The whole move in words (a row's button says its last items; the row names the rest).
+      const label = b.dataset.label;
       const n = (seen.get(label) || 0) + 1;
       seen.set(label, n);
       if (n > 1) {
-        b.setAttribute("aria-label", `${label} (${n})`);
+        b.dataset.label = `${label} (${n})`;
         b.textContent = `${b.textContent} (${n})`;
       }
     }
