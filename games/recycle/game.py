@@ -10,9 +10,10 @@ from typing import Any
 from games.engine import NO_EVENTS, Event, Game, GameInfo, Move
 from games.recycle import bots, runner, table, visibility
 from games.recycle.describe import describe
+from games.recycle.faces import add_faces
 from games.recycle.program import Program, compile_program
 from games.recycle.state import RecycleState, state_from_json, state_to_json
-from games.recycle.wording import branch_words
+from games.recycle.wording import branch_items, branch_words, last_said, remember_said, said_at
 
 
 def slug(name: str) -> str:
@@ -57,6 +58,7 @@ class RecycleGame(Game):
         )
         self.bot_settings = bots.settings(self.info)
         self.words = branch_words(self.program)
+        self.items = branch_items(self.program)
 
     def retitle(self, name: str, description: str) -> None:
         """Give the game a new title and staff description; its program, id and moves stay."""
@@ -111,6 +113,7 @@ class RecycleGame(Game):
         call ``advance`` alone and skip that record.
         """
         before = table.positions(state)
+        said = said_at(self.words, self.items, state.choice)
         if not state.over and type(seat) is int and seat == state.cycles[-1][0]:
             labels = (state.cache or runner.options_of(self.program, state))[0]
             try:
@@ -124,10 +127,12 @@ class RecycleGame(Game):
             else:
                 runner.make(self.program, state, seat, index)
                 table.after_move(self.program, state, seat, move, before)
+                remember_said(state, said)
                 return NO_EVENTS
         self.check_move(state, seat, move)
         events = self.advance(state, seat, move)
         table.after_move(self.program, state, seat, move, before)
+        remember_said(state, said)
         return events
 
     def advance(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
@@ -151,12 +156,15 @@ class RecycleGame(Game):
         if state.choice is not None:
             # The pending choice's branches that name nothing, in words ("Draw from stock", "Pass").
             out["choice_words"] = self.words.get(state.choice, [])
+            out["choice_items"] = self.items.get(state.choice, [])  # what each item is: a number, a seat...
             if seat is not None and seat == state.cycles[-1][0]:
                 offers = runner.offers_of(self.program, state)
                 if offers:  # the cards the seat to act may pick, and the rule (docs/protocol.md)
                     out["pick"] = [visibility.pick_seen(self.program, offer) for offer in offers]
         if state.over:
             out["result"] = self.result(state)
+        add_faces(self.program, out)  # how to draw the cards that are not French cards
+        last_said(state, out)
         return out
 
     def is_over(self, state: RecycleState) -> bool:

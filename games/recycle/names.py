@@ -13,7 +13,8 @@ from functools import cache
 
 _VOCABULARY = """
     ace aces all eight award basic bet bid blind book books broken bundle bundles called callers card cards
-    cash cat chips clubs coin count court crib deal dealer deck diamonds discard discarded draw duck
+    cash cat chips clubs coin color colour
+    count court crib deal dealer deck diamonds discard discarded draw duck
     extra fifth final finished first foreign aid fourth game games got hand hands hearts held hidden
     high holding hundred imp in jack kings knaves last lead leaster led lied low match meld melds
     million dollars multiplier negative neg opposition pair pairs partner pass passed passes penalty

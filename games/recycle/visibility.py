@@ -13,8 +13,9 @@ import weakref
 from collections.abc import Iterator
 from typing import Any
 
-from games.cards import CARD_INDEX
+from games.recycle.faces import hand_order
 from games.recycle.names import readable
+from games.recycle.order import name_order
 from games.recycle.program import Program
 from games.recycle.state import GAME, LocKey, RecycleState, owner_label
 from games.recycle.syntax import Node
@@ -43,7 +44,12 @@ def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
     names = prog.names
     locations = []
     hand: list[str] = []
-    for key in sorted(st.locs, key=lambda k: (k[0] if k[0] >= 0 else 99 - k[0], k[1], k[2])):
+    order = name_order(prog)  # a seat's places in the description's order (Golf's ONE, TWO, THREE, FOUR)
+
+    def place_key(k: LocKey) -> tuple:
+        return (k[0] if k[0] >= 0 else 99 - k[0], order.get(k[2], 1 << 20), k[2], k[1])
+
+    for key in sorted(st.locs, key=place_key):
         cards = st.locs[key]
         seen = sees(prog, key, seat)
         entry: dict[str, Any] = {
@@ -59,7 +65,7 @@ def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
             if key[1] == "iloc" and key[0] == seat:
                 hand.extend(entry["cards"])
         locations.append(entry)
-    hand.sort(key=lambda name: CARD_INDEX.get(name, 99))
+    hand = hand_order(prog, hand)
     shown = st.shown
     out: dict[str, Any] = {
         "phase": "over" if st.over else "play",

@@ -1,5 +1,7 @@
 // Playing cards drawn in SVG, and their spoken names. No rules here: a card is
-// just the protocol's two characters, rank then suit ("QS", "TD").
+// just the protocol's two characters, rank then suit ("QS", "TD"), or a card of
+// another deck whose face the game's view gives (`setFaces`: its value, drawn
+// large, its colour, its name); any other name is drawn as its words on a card.
 
 const SVG = "http://www.w3.org/2000/svg";
 const RANK_NAMES = { A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King" };
@@ -29,14 +31,42 @@ const PIPS = {
   T: [[L, 28], [R, 28], [C, 42], [L, 56], [R, 56], [L, 84], [R, 84], [C, 98], [L, 112], [R, 112]],
 };
 
+const FRENCH = /^[2-9TJQKA][CDHS]$/;
+// Faces of the cards that are not French cards, by name (a RECYCLE game's view: `faces`).
+const faces = new Map();
+
+/** Take the faces of the cards of another deck ({name: {value, corner, suit, colour, name}}). */
+export function setFaces(given) {
+  for (const [card, face] of Object.entries(given || {})) faces.set(card, face);
+}
+
+/** A card that is not a French card: its face as given, else its name in words. */
+function otherFace(card) {
+  if (faces.has(card)) return faces.get(card);
+  const words = String(card).replace(/[-_]+/g, " ");
+  return { value: words, corner: words.slice(0, 3), suit: "", colour: null, name: words };
+}
+
+/** Whether a card is a French card (drawn with pips and courts). */
+export function isFrench(card) {
+  return typeof card === "string" && FRENCH.test(card);
+}
+
 /** The card's name as a person says it: "Queen of spades", "10 of hearts". */
 export function cardName(card) {
+  if (!isFrench(card)) return otherFace(card).name;
   const rank = card[0];
   return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[card[1]]}`;
 }
 
+/** A card's value as its corner shows it ("13", "Q"): for text where a card's full name is too long. */
+export function cardCorner(card) {
+  return isFrench(card) ? cardShort(card) : String(otherFace(card).corner);
+}
+
 /** A short label for text: "Q♠", "10♥". */
 export function cardShort(card) {
+  if (!isFrench(card)) return otherFace(card).name;
   const rank = card[0] === "T" ? "10" : card[0];
   return rank + SUIT_SYMBOLS[card[1]];
 }
@@ -96,8 +126,49 @@ function face(svg, rank, suit) {
   el("path", { d: crown, class: "card-crown" }, svg);
 }
 
+/** A value as large as fits the card's width: a figure or two large, a word smaller. */
+function valueText(svg, text, x, y, size, cls) {
+  const node = el("text", { x, y, "text-anchor": "middle", class: cls, "font-size": size }, svg);
+  node.textContent = text;
+  return node;
+}
+
+/** A card of another deck: its value in the corners and large in the middle, its suit or colour in words. */
+function wordSvg(card) {
+  const face = otherFace(card);
+  const colour = face.colour ? ` colour-${face.colour}` : "";
+  const svg = el("svg", { viewBox: "0 0 100 140", class: `card-svg word-card${colour}`, "aria-hidden": "true", focusable: "false" });
+  el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, class: "card-paper" }, svg);
+  el("rect", { x: 6, y: 6, width: 88, height: 128, rx: 5, class: "word-frame" }, svg);
+  const corner = String(face.corner);
+  // The corners: the value on one line, and its characters one under the other for a hand
+  // fanned so tight that a narrow strip of each card shows (CSS shows one: .hand.tight).
+  const cornerSize = corner.length === 1 ? 26 : corner.length === 2 ? 21 : 17;
+  for (const flip of [false, true]) {
+    const g = flip ? el("g", { transform: "rotate(180 50 70)" }, svg) : svg;
+    valueText(g, corner, 8, 30, cornerSize, "word-corner wide").setAttribute("text-anchor", "start");
+    const stacked = el("text", { x: 4, y: 22, class: "word-corner stacked", "font-size": 15 }, g);
+    [...corner].forEach((ch, i) => {
+      const line = el("tspan", { x: 4, dy: i ? 14 : 0 }, stacked);
+      line.textContent = ch;
+    });
+  }
+  const value = String(face.value);
+  // Figures are narrow; letters ("HS", "Llama") need more room each.
+  const figures = /^\d+$/.test(value);
+  const big = figures && value.length <= 2 ? 50 : value.length <= 2 ? 36 : value.length <= 3 ? 30 : Math.max(12, Math.floor(118 / value.length));
+  const middle = valueText(svg, value, 50, 70 + big * 0.35, big, "word-value");
+  if (value.length > 7) middle.setAttribute("textLength", 80);
+  if (face.suit) {
+    const suit = valueText(svg, face.suit, 50, 112, face.suit.length > 9 ? 10 : 13, "word-suit");
+    if (face.suit.length > 12) suit.setAttribute("textLength", 76);
+  }
+  return svg;
+}
+
 /** A face-up card as an <svg> (decorative: the button or label around it names it). */
 export function cardSvg(card) {
+  if (!isFrench(card)) return wordSvg(card);
   const [rank, suit] = card;
   const svg = el("svg", {
     viewBox: "0 0 100 140",

@@ -58,7 +58,14 @@ export function drawHand(ctx) {
   if (page.raised && !(ctx && ctx.moves.plays.has(page.raised))) page.raised = null;
   const chosen = page.raised ? new Set([...page.selected, page.raised]) : page.selected;
   renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), chosen, page.pending, onCard, handMarks(ctx));
-  for (const button of $("hand").children) button.classList.toggle("raised", button.dataset.card === page.raised);
+  // One card raised, even where the hand holds two of its name (a deck repeating its cards).
+  let raised = false;
+  for (const button of $("hand").children) {
+    const on = !raised && button.dataset.card === page.raised;
+    raised = raised || on;
+    button.classList.toggle("raised", on);
+    if (!on && button.dataset.card === page.raised && !page.selected.has(page.raised)) button.classList.remove("selected");
+  }
 }
 
 /** Cards to mark in the hand: the hint's card, else what the game marks (cards passed to you). */

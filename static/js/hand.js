@@ -3,15 +3,26 @@
 
 import { handButton } from "./cards.js";
 
-/** Sort the legal moves into card plays, multi-card choices and other buttons. */
-export function classify(legal) {
+/**
+ * Sort the legal moves into card plays, multi-card choices and other buttons. `cardOf(move)`,
+ * when given, names the hand card another kind of move plays (a RECYCLE choice of one card):
+ * such a move is played from the hand when no other move names that card.
+ */
+export function classify(legal, cardOf = null) {
   const plays = new Map();
   const multi = { key: null, moves: [], cards: new Set() };
   const others = [];
+  const named = new Map();
+  if (cardOf) for (const move of legal) {
+    const card = cardOf(move);
+    if (card) named.set(card, named.has(card) ? null : move);
+  }
   for (const move of legal) {
     const [key] = Object.keys(move);
     const value = move[key];
-    if (key === "play" && typeof value === "string") plays.set(value, move);
+    const card = cardOf ? cardOf(move) : null;
+    if (card && named.get(card) === move) plays.set(card, move);
+    else if (key === "play" && typeof value === "string") plays.set(value, move);
     else if (Array.isArray(value) && value.every((c) => typeof c === "string")) {
       multi.key = key;
       multi.moves.push(move);
@@ -24,9 +35,10 @@ export function classify(legal) {
 /** The legal multi-card move made of exactly the selected cards, or null. */
 export function chosenMove(hand, multi, selected) {
   if (!multi.key) return null;
-  // Moves list their cards in card order, as the hand is sorted: compare in hand order.
-  const wanted = JSON.stringify(hand.filter((c) => selected.has(c)));
-  return multi.moves.find((m) => JSON.stringify(m[multi.key]) === wanted) || null;
+  // The same cards, whatever the order: a hand of another deck is held by colour and value,
+  // its moves list cards in the deck's order.
+  const wanted = JSON.stringify(hand.filter((c) => selected.has(c)).sort());
+  return multi.moves.find((m) => JSON.stringify([...m[multi.key]].sort()) === wanted) || null;
 }
 
 /**
@@ -36,17 +48,18 @@ export function chosenMove(hand, multi, selected) {
 export function renderHand(root, hand, moves, selected, pending, onCard, marks = null) {
   const { plays, multi } = moves;
   const focused = [...root.children].indexOf(document.activeElement);
-  const existing = new Map([...root.children].map((b) => [b.dataset.card, b]));
+  // Buttons by card; a deck may hold several cards of one name (LAMA's eight of each).
+  const existing = new Map();
+  for (const b of root.children) existing.set(b.dataset.card, [...(existing.get(b.dataset.card) || []), b]);
   let cursor = root.firstChild;
   hand.forEach((card, i) => {
-    let button = existing.get(card);
+    let button = (existing.get(card) || []).shift();
     if (!button) {
       button = handButton(card);
       button.addEventListener("click", () => onCard(card));
     }
     if (button === cursor) cursor = cursor.nextSibling;
     else root.insertBefore(button, cursor);
-    existing.delete(card);
     const playable = !pending && (plays.has(card) || multi.cards.has(card));
     button.classList.toggle("legal", playable);
     button.classList.toggle("dim", !playable && (plays.size > 0 || multi.key !== null));
@@ -68,13 +81,18 @@ export function renderHand(root, hand, moves, selected, pending, onCard, marks =
     else button.removeAttribute("aria-pressed");
     button.style.setProperty("--i", i);
   });
-  for (const stale of existing.values()) stale.remove();
+  for (const stale of existing.values()) stale.forEach((b) => b.remove());
   // A keyboard player whose card just left the hand keeps the focus in the hand.
   if (focused >= 0 && !root.contains(document.activeElement) && root.childElementCount) {
     root.children[Math.min(focused, root.childElementCount - 1)].focus();
   }
   root.style.setProperty("--n", hand.length);
-  root.style.setProperty("--mid", (hand.length - 1) / 2);
+  const mid = (hand.length - 1) / 2;
+  root.style.setProperty("--mid", mid);
+  // A hand of more than 13 cards (25 in some games) fans no wider nor lower than 13 do:
+  // its outer cards stay in the window.
+  root.style.setProperty("--tilt", `${Math.min(1, 6 / Math.max(mid, 1))}deg`);
+  root.style.setProperty("--drop", `${Math.min(0.25, 9 / Math.max(mid * mid, 1))}px`);
   fitHand(root);
 }
 
@@ -91,8 +109,11 @@ export function fitHand(root) {
   const card = first.offsetWidth || 80;
   // The fan tilts each card 1deg per place from the middle (felt.css), so the
   // outer cards' top corners lean out past their boxes by about height * sin(angle).
-  const lean = (first.offsetHeight || card * 1.4) * Math.sin((((n - 1) / 2) * Math.PI) / 180);
+  const lean = (first.offsetHeight || card * 1.4) * Math.sin((Math.min((n - 1) / 2, 6) * Math.PI) / 180);
   const width = inner - 2 * lean;
   const step = n > 1 ? Math.min(card * 0.72, (width - card) / (n - 1)) : card;
   root.style.setProperty("--overlap", `${Math.min(0, step - card)}px`);
+  // Too narrow a strip of each card for a value of two figures on a line: cards that can
+  // (of other decks, cards.js) write it one figure under the other.
+  root.classList.toggle("tight", step < card * 0.45);
 }

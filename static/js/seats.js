@@ -1,7 +1,7 @@
 // The seats around the felt: names, bots, presence, card backs, whose turn,
 // and before the game the "Sit here", "Move here", "Remove bot" buttons.
 
-import { backSvg, cardList, cardShort, tableCard } from "./cards.js";
+import { backSvg, cardCorner, cardList, cardShort, isFrench, tableCard } from "./cards.js";
 import { h, seatName, seatPoint } from "./layout.js";
 
 function backsNode(count, name) {
@@ -21,8 +21,9 @@ function backsNode(count, name) {
 function faceUpHand(cards, name) {
   const box = h("div", { class: "face-up-hand", role: "group", "aria-label": `${name} holds ${cards.length ? cardList(cards) : "no cards"}` });
   for (const card of cards) {
-    const node = tableCard(card, `rp-card ${"DH".includes(card[1]) ? "red-card" : "black-card"}`);
-    node.dataset.short = cardShort(card); // a phone shows the card as text, large enough to read
+    const node = tableCard(card, `rp-card ${isFrench(card) && "DH".includes(card[1]) ? "red-card" : "black-card"}`);
+    // A phone shows the card as text, large enough to read (a card of another deck: its value).
+    node.dataset.short = isFrench(card) ? cardShort(card) : cardCorner(card);
     box.append(node);
   }
   return box;

@@ -129,7 +129,8 @@ function animateLast(ctx) {
   const b = target.getBoundingClientRect();
   const dx = a.left + a.width / 2 - (b.left + b.width / 2);
   const dy = a.top + a.height / 2 - (b.top + b.height / 2);
-  target.firstElementChild.animate(
+  // A card is an <svg> in its box (a card of any deck is drawn so); the box itself else.
+  (target.firstElementChild || target).animate(
     [{ transform: `translate(${dx}px, ${dy}px) scale(0.7)`, opacity: 0.4 }, { transform: "none", opacity: 1 }],
     { duration, easing: "cubic-bezier(.2,.8,.2,1)" },
   );
@@ -160,7 +161,7 @@ function render(msg) {
     info: GAMES[table.game] || null,
     prev: prev ? prev.view : null,
     version: msg.version,
-    moves: classify(legal),
+    moves: classify(legal, game.cardOf && view ? (move) => game.cardOf(move, view) : null),
     freshLast: !first && lastKey !== null && lastKey !== page.lastKey,
   };
   page.lastKey = lastKey;

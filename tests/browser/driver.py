@@ -250,7 +250,7 @@ def read_state(page: Page, watchdog: Watchdog | None = None) -> dict:
 
 def click_card(page: Page, card: str, tap: bool = False, watchdog: Watchdog | None = None) -> None:
     """Click (or tap) the visible part of the hand's ``card``, as a person aims at it."""
-    button = page.locator(f'#hand button.card[data-card="{card}"]')
+    button = page.locator(f'#hand button.card[data-card="{card}"]').first  # a deck may repeat a name
     with _watched(watchdog, f"a look for the visible part of {card}"):
         spot = button.evaluate(VISIBLE_SPOT_JS, timeout=CLICK_TIMEOUT)
     if spot is None:

@@ -122,11 +122,11 @@ def test_choice_moves_are_buttons(own_server, new_page) -> None:
     start(page)
     actions = page.locator("#actions")
     # Seat 1 (us) acts first: give to ourselves, to Bot 2, or pass (a branch that moves no card).
-    expect(actions.get_by_role("button", name="You", exact=True)).to_be_visible()
-    expect(actions.get_by_role("button", name="Bot 2", exact=True)).to_be_visible()
+    expect(actions.get_by_role("button", name="Give to you", exact=True)).to_be_visible()
+    expect(actions.get_by_role("button", name="Give to Bot 2", exact=True)).to_be_visible()
     expect(actions.get_by_role("button", name="Pass", exact=True)).to_be_visible()
     version = page.locator("body").get_attribute("data-version")
-    actions.get_by_role("button", name="You", exact=True).click()
+    actions.get_by_role("button", name="Give to you", exact=True).click()
     page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
     # The card we gave ourselves lies face up in front of us (the bot may have given us another).
     expect(page.locator('#seats .seat.mine .rpile[data-location="Gifts"] .card').first).to_be_visible()

@@ -6,21 +6,28 @@
 // and the teams' places sit in the middle. Your hand is your own hidden place
 // (`view.hand`). The headline says the deal, the trick and the game's words
 // (trumps, the suit to follow). Moves are the legal moves: `{"play": CARD}` from
-// the hand, `{"choice": [branch, ...items]}` as buttons.
+// the hand, `{"choice": [branch, ...items]}` as buttons, labelled by the view's
+// `choice_words` (what each branch does) and `choice_items` (what each item is: a
+// number is a number, a seat a seat). Cards of other decks are drawn from the
+// view's `faces` (cards.js).
 
-import { cardName, cardShort, tableBack, tableCard } from "../cards.js";
+import { cardName, cardShort, isFrench, setFaces, tableBack, tableCard } from "../cards.js";
 import { h, seatName } from "../layout.js";
 import { isPicked, pickers } from "../picker.js";
 
-const FRENCH = /^[2-9TJQKA][CDHS]$/;
 const FANNED = 3;
 // RECYCLE's rank names as a player reads them on a card.
 const RANKS = { A: "A", TWO: "2", THREE: "3", FOUR: "4", FIVE: "5", SIX: "6", SEVEN: "7", EIGHT: "8", NINE: "9", TEN: "10", J: "J", Q: "Q", K: "K" }; // face-up cards drawn in a pile: its top few
 
-/** A card on the felt: drawn when it is a French card, else its name on a plain card. */
+/** A card on the felt: a French card, or a card of another deck by the face the view gives. */
 function feltCard(card) {
-  if (FRENCH.test(card)) return tableCard(card);
-  return h("div", { class: "card text-card", role: "img", "aria-label": card, "data-card": card, text: card });
+  return tableCard(card);
+}
+
+/** Take the faces of this view's cards (cards.js draws them), and the words of its last move. */
+function knowFaces(ctx) {
+  if (ctx && ctx.view && ctx.view.faces) setFaces(ctx.view.faces);
+  rememberSaid(ctx);
 }
 
 /** A word of the program ("HEARTS", "TWO") as a person reads it: "Hearts", "Two". */
@@ -53,7 +60,7 @@ function pile(place, label) {
 }
 
 function cardList(cards) {
-  return cards.map((c) => (FRENCH.test(c) ? cardName(c) : c)).join(", ");
+  return cards.map(cardName).join(", ");
 }
 
 function withIndex(node, i) {
@@ -144,23 +151,52 @@ function headline(view) {
   if (view.deal_number > 1 || view.tricks_played !== undefined) parts.push(`Deal ${view.deal_number}`);
   if (view.tricks_played !== undefined && view.phase === "play") parts.push(`Trick ${view.tricks_played + 1}`);
   for (const s of view.strings || []) {
-    if (s.owner === "game" && s.value && s.value !== "NONE") parts.push(`${s.label || word(s.name)}: ${word(s.value)}`);
+    // Only the words the view marks for the felt (a suit, a colour), as a person says them.
+    if (s.owner === "game" && s.felt && s.value) parts.push(`${s.label || word(s.name)}: ${s.said || word(s.value)}`);
   }
   return parts.join(" · ");
 }
 
-/** A choice's item as words: a card's short name, a seat's name, a team, or the name given. */
-function itemText(item, ctx) {
-  if (Array.isArray(item)) return item.map((card) => itemText(card, ctx)).join(" ") || "no cards"; // a set of cards
-  if (typeof item === "number") return ctx ? seatName(ctx, item) : `seat ${item + 1}`;
-  if (typeof item === "string" && FRENCH.test(item)) return cardShort(item);
+/** A choice's item as words, by what the view says it is (`kind`): a number, a seat's name,
+ * a team, a card's short name, a place's label, or the name given. */
+function itemText(item, ctx, kind = null) {
+  if (kind === "number") return String(item);
+  if (Array.isArray(item)) return item.map((c) => cardShort(c)).join(" ") || "no cards"; // a set of cards
+  if (typeof item === "number") return kind === null && ctx ? seatName(ctx, item) : kind === "player" && ctx ? seatName(ctx, item) : String(item);
+  if (kind === "card" || (typeof item === "string" && isFrench(item))) return cardShort(item);
   if (typeof item === "string" && /^team\d+$/.test(item)) return `team ${Number(item.slice(4)) + 1}`;
+  if (kind === "place") {
+    const place = ((ctx && ctx.view && ctx.view.locations) || []).find((l) => l.name === item && l.label);
+    return place ? place.label : word(item);
+  }
   if (Object.hasOwn(RANKS, item)) return RANKS[item];
   return word(item);
 }
 
+/** What each item of a branch's move is ("number", "player", "card"...), from the view. */
+function kindsOf(ctx, branch, said = null) {
+  return ((said || (ctx && ctx.view) || {}).choice_items || [])[branch] || [];
+}
+
+// The words of the choices past moves were made at, by move, as the views' `last` told
+// them: the move log names each move as it was offered, not by the choice pending now.
+const pastSaid = new Map();
+
+/** Keep the words of the view's last move. */
+function rememberSaid(ctx) {
+  const last = ctx && ctx.view && ctx.view.last;
+  if (last && last.words) pastSaid.set(JSON.stringify(last.move), { choice_words: last.words, choice_items: last.items || [] });
+}
+
+/** The words of the choice a move past was made at (null when this page never saw them). */
+function saidFor(move, ctx) {
+  rememberSaid(ctx);
+  return pastSaid.get(JSON.stringify(move)) || null;
+}
+
 export default {
   center(ctx) {
+    knowFaces(ctx);
     const { view } = ctx;
     const locations = view.locations || [];
     const middle = locations.filter((l) => (l.owner === "game" || l.owner.startsWith("team")) && l.count);
@@ -176,6 +212,7 @@ export default {
     return box;
   },
   seatExtra(ctx, seat) {
+    knowFaces(ctx);
     const box = h("div", { class: "recycle-seat" });
     for (const place of seatPlaces(ctx, seat)) box.append(pile(place, placeLabel(ctx, place)));
     return box.childElementCount ? box : null;
@@ -203,24 +240,42 @@ export default {
     return [...columns].filter(([, values]) => !same(values)).map(([title, values]) => ({ title, values }));
   },
   historyTitle: "After each deal",
+  resultNote(ctx) {
+    // A game the interpreter stopped (a bound passed) ends without winners: say why.
+    const result = ctx.view && ctx.view.result;
+    return result && result.error ? h("p", { class: "hint", role: "alert", text: `The game was stopped: ${result.error}` }) : null;
+  },
   bubble(move, ctx) {
-    if (move.play) return FRENCH.test(move.play) ? cardShort(move.play) : move.play;
-    return move.choice ? this.moveLabel(move, ctx) : "";
+    knowFaces(ctx);
+    if (move.play) return cardShort(move.play);
+    return move.choice ? this.moveLabel(move, ctx, saidFor(move, ctx)) : "";
+  },
+  cardOf(move, view) {
+    // A choice of one card of your hand (two cards of one name make choices, not plays): tap it.
+    if (!Array.isArray(move.choice) || move.choice.length !== 2) return null;
+    const kinds = ((view && view.choice_items) || [])[move.choice[0]] || [];
+    const card = move.choice[1];
+    return kinds[0] === "card" && kinds.length === 1 && (view.hand || []).includes(card) ? card : null;
   },
   moveCards(move) {
-    return typeof move.play === "string" && FRENCH.test(move.play) ? [move.play] : [];
+    return typeof move.play === "string" ? [move.play] : [];
   },
-  moveLabel(move, ctx = null) {
-    if (typeof move.play === "string") return FRENCH.test(move.play) ? cardName(move.play) : word(move.play);
+  moveLabel(move, ctx = null, said = null) {
+    // `said`: the words of the choice the move was made at, for a move past (else the pending choice's).
+    knowFaces(ctx);
+    if (typeof move.play === "string") return cardName(move.play);
     if (!Array.isArray(move.choice)) return JSON.stringify(move);
     const [branch, ...items] = move.choice;
-    const text = items.map((item) => itemText(item, ctx)).join(" · ");
-    const named = ctx && ctx.view && (ctx.view.choice_words || [])[branch];
-    return text || named || `Option ${branch + 1}`;
+    const kinds = kindsOf(ctx, branch, said);
+    const text = items.map((item, i) => itemText(item, ctx, kinds[i] || null)).join(" · ");
+    const named = ((said || (ctx && ctx.view) || {}).choice_words || [])[branch];
+    // After the branch's words, "You" is "you" ("Give to you").
+    return [named, named ? text.replace(/^You\b/, "you") : text].filter(Boolean).join(" ") || `Option ${branch + 1}`;
   },
   actionButtons(ctx, moves, makeMove, pending) {
     // Choices of two items or more (a player, then a rank) in rows by their first item:
     // "Bot 2: A 3 K". Others are one button each.
+    knowFaces(ctx);
     const box = h("div", { class: "recycle-actions" });
     const rows = new Map();
     // A choice of a set of cards: cards to pick and a Confirm (picker.js), not a button per set.
@@ -229,22 +284,40 @@ export default {
     for (const move of moves) {
       if (picking && isPicked(ctx, move)) continue;
       const items = Array.isArray(move.choice) ? move.choice.slice(1) : [];
-      const button = (text) => h("button", { type: "button", class: "btn primary", disabled: pending, onclick: () => makeMove(move), text });
+      const label = this.moveLabel(move, ctx);
+      const button = (text) => h("button", { type: "button", class: "btn primary", disabled: pending, onclick: () => makeMove(move), text, "data-label": label });
       if (items.length < 2) {
-        box.append(button(this.moveLabel(move, ctx)));
+        box.append(button(label));
         continue;
       }
+      // The row says what the branch does and its first item ("Play to the table · Blue:").
+      const kinds = kindsOf(ctx, move.choice[0]);
       const key = JSON.stringify([move.choice[0], items[0]]);
-      const head = itemText(items[0], ctx);
-      if (!rows.has(key)) rows.set(key, h("div", { class: "choice-row", role: "group", "aria-label": head }, h("span", { class: "choice-head", "aria-hidden": "true", text: head })));
-      rows.get(key).append(button(items.slice(1).map((item) => itemText(item, ctx)).join(" · ")));
+      const named = ((ctx.view && ctx.view.choice_words) || [])[move.choice[0]];
+      const head = [named, itemText(items[0], ctx, kinds[0] || null)].filter(Boolean).join(" · ");
+      if (!rows.has(key)) rows.set(key, h("div", { class: "choice-row", role: "group", "aria-label": head }, h("span", { class: "choice-head", "aria-hidden": "true", text: `${head}:` })));
+      rows.get(key).append(button(items.slice(1).map((item, i) => itemText(item, ctx, kinds[i + 1] || null)).join(" · ")));
     }
     box.append(...rows.values());
+    // Two moves that would read the same (two branches doing alike with the same items):
+    // numbered, so that no two buttons read alike.
+    const seen = new Map();
+    for (const b of box.querySelectorAll("button")) {
+      // The whole move in words (a row's button says its last items; the row names the rest).
+      const label = b.dataset.label;
+      const n = (seen.get(label) || 0) + 1;
+      seen.set(label, n);
+      if (n > 1) {
+        b.dataset.label = `${label} (${n})`;
+        b.textContent = `${b.textContent} (${n})`;
+      }
+    }
     return box;
   },
   describe(move, ctx) {
-    if (move.play) return `played ${FRENCH.test(move.play) ? cardName(move.play) : move.play}`;
-    if (move.choice) return `chose ${this.moveLabel(move, ctx)}`;
+    knowFaces(ctx);
+    if (move.play) return `played ${cardName(move.play)}`;
+    if (move.choice) return `chose ${this.moveLabel(move, ctx, saidFor(move, ctx))}`;
     return "moved";
   },
   goal() {

@@ -125,7 +125,10 @@ def test_a_shedding_game_has_no_tricks_and_names_its_draw_and_pass() -> None:
         (seat,) = EIGHTS.to_act(state)
         view = EIGHTS.view(state, seat)
         assert view["last_trick"] is None and "tricks_played" not in view
-        words.update(w for w in view["choice_words"] if w)
+        # The branches without items are named by their words alone (items label the others).
+        words.update(
+            w for w, kinds in zip(view["choice_words"], view["choice_items"], strict=True) if w and not kinds
+        )
         EIGHTS.apply(state, seat, EIGHTS.random_move(state, seat, rng))
     assert words <= {"Draw from stock", "Pass"} and "Draw from stock" in words
     assert len(EIGHTS.view(state, 0)["history"]) == 1
