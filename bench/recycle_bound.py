@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import GAMES
 from games.recycle import library, load
-from games.recycle.fast import shuffle_as_random
+from games.recycle.compiling.fast import shuffle_as_random
 
 PLAYERS = 4
 RECYCLE = load(library()["hearts"])

@@ -6,7 +6,7 @@ For each folder it prints how many files load, how many play every game to the
 end, and each file that fails with its first error, grouped by reason. The team
 runs it against CardStock's own game folders (docs/recycle.md, "Coverage").
 
-A file "plays" when ``games.recycle.playcheck.play_check`` finds nothing wrong in
+A file "plays" when ``games.recycle.playing.playcheck.play_check`` finds nothing wrong in
 its games with uniformly random moves: each ends by its own end condition within
 the interpreter's bounds, no card is lost or duplicated after any move, every
 seat moves, and some seat holds a card.
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import GameError
 from games.recycle import load
-from games.recycle.playcheck import play_check
+from games.recycle.playing.playcheck import play_check
 
 
 def play_file(path: Path, games: int) -> tuple[str, str]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from games.recycle.forms import walk
-from games.recycle.names import readable, spelled_out
-from games.recycle.program import Program
-from games.recycle.syntax import NAMED_FORMS
+from games.recycle.compiling.program import Program
+from games.recycle.reading.forms import walk
+from games.recycle.reading.syntax import NAMED_FORMS
+from games.recycle.words.names import readable, spelled_out
 
 KINDS = (
     "variable letter",  # a bound variable as the program spells it: "P's Hand", "Choose B"

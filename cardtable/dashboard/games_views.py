@@ -22,8 +22,8 @@ from cardtable.tables.errors import TableError
 from cardtable.tables.players import ratelimit
 from games.engine import GameError
 from games.recycle import MAX_FILE_BYTES, RecycleError
-from games.recycle.forms import leading_comments
-from games.recycle.listing import extract_listing, post_title
+from games.recycle.reading.forms import leading_comments
+from games.recycle.reading.listing import extract_listing, post_title
 
 
 def _description(request: HttpRequest) -> tuple[str, str]:

@@ -2,7 +2,7 @@
 
 ``prepare`` compiles a pasted or uploaded description (a bad one fails with its
 line and column) under its title; ``check`` plays up to ``CHECK_GAMES`` games with
-random players to show it plays as written (``games.recycle.playcheck``: a game
+random players to show it plays as written (``games.recycle.playing.playcheck``: a game
 that stalls, by moves or by time, loses or duplicates a card, or in which a seat
 never moves, is refused with the reason). The dashboard's upload stores the game
 at once and runs the check in a background job's child process (``checkjobs``);
@@ -29,9 +29,9 @@ from cardtable.dashboard.models import StoredGame
 from games import GAMES
 from games.engine import Game, GameError
 from games.recycle import RecycleError, loads
-from games.recycle.forms import leading_comments
-from games.recycle.game import RecycleGame, slug
-from games.recycle.playcheck import play_check
+from games.recycle.playing.game import RecycleGame, slug
+from games.recycle.playing.playcheck import play_check
+from games.recycle.reading.forms import leading_comments
 
 PREFIX = "recycle_"
 CHECK_GAMES = 100
@@ -102,7 +102,7 @@ def listing() -> list[Game]:
 def check(game: Game, games: int = CHECK_GAMES) -> dict[str, Any]:
     """Play up to ``games`` games with random players from seeds 0, 1, ...; return their figures.
 
-    The playing and watching is ``games.recycle.playcheck.play_check``. Raises
+    The playing and watching is ``games.recycle.playing.playcheck.play_check``. Raises
     ``GameError`` with its reason when the game does not play as written: a game
     does not end within the interpreter's bounds or within ``GAME_SECONDS`` (it
     stalls), a card is lost or duplicated, no player moves, a seat never moves,

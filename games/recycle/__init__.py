@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from games.recycle.errors import RecycleError, RecycleRuntimeError
-from games.recycle.game import RecycleGame
-from games.recycle.listing import extract_listing, post_title
+from games.recycle.playing.game import RecycleGame
+from games.recycle.reading.listing import extract_listing, post_title
 
 LIBRARY = Path(__file__).parent / "library"
 MAX_FILE_BYTES = 256_000

@@ -115,13 +115,13 @@ def test_tables_play_a_stored_game_with_bots_without_recompiling(
     assert add(staff_client, "Table Agram", AGRAM).status_code == 202
     recycle_games._CACHE.clear()  # as a fresh server process
     compiled = []
-    real = games.recycle.game.RecycleGame.__init__
+    real = games.recycle.playing.game.RecycleGame.__init__
 
     def counting(self, *args, **kwargs) -> None:
         compiled.append(args)
         real(self, *args, **kwargs)
 
-    monkeypatch.setattr(games.recycle.game.RecycleGame, "__init__", counting)
+    monkeypatch.setattr(games.recycle.playing.game.RecycleGame, "__init__", counting)
     host = Player.objects.create(name="Host")
     table = seating.create_table(host, "recycle_table_agram", None, None)
     seating.sit(table.pk, host, 0)

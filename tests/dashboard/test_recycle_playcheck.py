@@ -1,5 +1,5 @@
 """The upload check plays a RECYCLE game as a person would: one where no player moves, or a
-seat never moves, is refused with that reason and offered at no table (games/recycle/playcheck.py)."""
+seat never moves, is refused with that reason and offered at no table (games/recycle/playing/playcheck.py)."""
 
 from __future__ import annotations
 

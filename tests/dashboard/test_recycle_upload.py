@@ -17,7 +17,7 @@ from cardtable.dashboard.models import DesignStats, StoredGame
 from games import get_game
 from games.engine import GameError
 from games.recycle import library, loads
-from games.recycle.listing import post_title
+from games.recycle.reading.listing import post_title
 from tests.dashboard.conftest import run_checks
 from tests.games.recycle.helpers import seed_post
 

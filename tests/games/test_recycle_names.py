@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.recycle.names import readable
+from games.recycle.words.names import readable
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ import pytest
 from games import GAMES
 from games.engine import Game
 from games.recycle import RecycleGame, library, load
-from games.recycle.state import GAME
+from games.recycle.playing.state import GAME
 
 PLAYERS = 4
 _LOADED: dict[str, RecycleGame] = {}

@@ -6,8 +6,10 @@ import time
 
 import pytest
 
-from games.recycle import RecycleRuntimeError, bounds, groups, loads
-from games.recycle.syntax import MAX_CHARS, MAX_DEPTH
+from games.recycle import RecycleRuntimeError, loads
+from games.recycle.compiling import groups
+from games.recycle.playing import bounds
+from games.recycle.reading.syntax import MAX_CHARS, MAX_DEPTH
 
 HEAD = """(game
  (setup (create players 2)

@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import IllegalMoveError, NotYourTurnError
 from games.recycle import library, load, loads
-from games.recycle.state import GAME
+from games.recycle.playing.state import GAME
 from tests.games.recycle.helpers import SEED_POSTS, seed_post
 
 AGRAM = load(library()["agram"])

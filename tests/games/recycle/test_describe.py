@@ -1,4 +1,4 @@
-"""The rules text made from a RECYCLE program (games/recycle/describe.py): the facts of a team
+"""The rules text made from a RECYCLE program (games/recycle/words/describe.py): the facts of a team
 trick-taker with trumps (Whist), a shedding game (Crazy Eights) and a fishing game (Go Fish)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import re
 import pytest
 
 from games.recycle import library, load, loads
-from games.recycle.describe import describe
-from games.recycle.forms import leading_comments
+from games.recycle.reading.forms import leading_comments
+from games.recycle.words.describe import describe
 
 
 def rules(name: str) -> tuple[str, list[str], dict[str, str]]:

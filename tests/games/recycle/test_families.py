@@ -16,8 +16,8 @@ import pytest
 
 from games.bots import levels
 from games.recycle import library, load
-from games.recycle.game import RecycleGame
-from games.recycle.state import GAME
+from games.recycle.playing.game import RecycleGame
+from games.recycle.playing.state import GAME
 
 FAMILIES = Path(__file__).parent / "families"
 GAMES = {

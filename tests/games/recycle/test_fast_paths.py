@@ -14,10 +14,10 @@ import random
 
 import pytest
 
-import games.recycle.program
+import games.recycle.compiling.program
 from games.recycle import RecycleRuntimeError, loads
-from games.recycle.fast import shuffle_as_random
-from games.recycle.state import GAME
+from games.recycle.compiling.fast import shuffle_as_random
+from games.recycle.playing.state import GAME
 
 HEAD = """(game
  (setup (create players 2)
@@ -49,7 +49,7 @@ def test_repeated_moves_land_as_one_move_at_a_time() -> None:
 
 
 def test_the_step_bound_inside_a_repeated_move_still_stops_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(games.recycle.program, "MAX_STEPS", 20)
+    monkeypatch.setattr(games.recycle.compiling.program, "MAX_STEPS", 20)
     repeat = " (do ((repeat 30 (move (top (game vloc A)) (top (game vloc B))))))\n (scoring max 0))"
     game = loads(HEAD + repeat)
     with pytest.raises(RecycleRuntimeError, match="more than 20 steps") as caught:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.recycle import RecycleRuntimeError, bounds, loads
-from games.recycle.state import GAME
+from games.recycle import RecycleRuntimeError, loads
+from games.recycle.playing import bounds
+from games.recycle.playing.state import GAME
 
 HEAD = """(game
  (setup (create players 2)

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from games.engine import GameError
 from games.recycle import RecycleError, library, loads
-from games.recycle.listing import extract_listing
-from games.recycle.syntax import MAX_DEPTH
+from games.recycle.reading.listing import extract_listing
+from games.recycle.reading.syntax import MAX_DEPTH
 from tests.games.recycle.helpers import SEED_POSTS, seed_post
 
 

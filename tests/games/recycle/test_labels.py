@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from games.recycle import loads
-from games.recycle.faces import face, number, said
+from games.recycle.words.faces import face, number, said
 
 FRENCH = (
     "(RANK (A, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, J, Q, K))"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from games.recycle import loads
-from games.recycle.state import GAME
+from games.recycle.playing.state import GAME
 from tests.games.recycle.helpers import play_random
 
 DECK_04 = "(create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES))))"

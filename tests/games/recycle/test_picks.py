@@ -1,5 +1,5 @@
 """A choice among the subsets of a hand or a pool: offered as cards to pick, checked without
-listing every subset (games/recycle/picks.py), and a Scopa-like capture past 17 cards."""
+listing every subset (games/recycle/compiling/picks.py), and a Scopa-like capture past 17 cards."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import pytest
 
 from games.bots import levels
 from games.protocol import IllegalMoveError
-from games.recycle import loads, picks
-from games.recycle.game import RecycleGame
-from games.recycle.groups import MAX_GROUPS
+from games.recycle import loads
+from games.recycle.compiling import picks
+from games.recycle.compiling.groups import MAX_GROUPS
+from games.recycle.playing.game import RecycleGame
 
 FAMILIES = Path(__file__).parent / "families"
 SHED = (FAMILIES / "shed.rcy").read_text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.recycle import load
-from games.recycle.state import GAME
+from games.recycle.playing.state import GAME
 from tests.games.recycle.helpers import play_random, seed_post
 
 GAMES_PLAYED = 12

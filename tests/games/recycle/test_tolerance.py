@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.recycle import RecycleError, loads
-from games.recycle.state import GAME
+from games.recycle.playing.state import GAME
 from tests.games.recycle.helpers import play_random
 
 # One card each; whoever holds the higher rank scores it.

@@ -1,0 +1,206 @@
+"""A RECYCLE operand said in English: the words ``describe`` builds the rules text from.
+
+``ValuePhrases.value`` says an operand ("your Hand", "the top card of the Stock",
+"T's Score is at least 7"); ``phrases_actions.Phrases`` adds the actions. The
+current player is "you" (a player reading the rules is the one on turn). Every
+form of the grammar has a phrase, so any description that loads can be said;
+names go through ``names.readable``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from games.recycle.reading.syntax import Node
+from games.recycle.words.phrases_cards import CardPhrases
+from games.recycle.words.phrases_words import count_name, is_kind_of, owned, place, possessive, series, word
+
+_ARITH = {"+": "plus", "-": "minus", "*": "times", "//": "divided by", "%": "modulo", "^": "to the power"}
+_COMPARE = {
+    "==": "is", "!=": "is not", "<": "is less than", ">": "is more than",
+    "<=": "is at most", ">=": "is at least",
+}  # fmt: skip
+_WHO = {"current": "you", "next": "the next player", "previous": "the previous player"}
+_TEAM_WHO = {
+    "current": "your team",
+    "next": "the next player's team",
+    "previous": "the previous player's team",
+}
+_FACE = {"hloc": "face-down ", "vloc": "face-up ", "iloc": "", "mem": "remembered "}
+LOCATION_KINDS = {
+    "iloc": "seen only by its owner",
+    "vloc": "face up, seen by everyone",
+    "hloc": "face down, seen by no one",
+    "mem": "remembered copies of cards",
+}
+
+
+class ValuePhrases(CardPhrases):
+    """Says the operands of one description (its declared names and card attributes:
+    ``Bindings``)."""
+
+    # Values -----------------------------------------------------------------
+
+    def value(self, node: object) -> str:
+        """Return an operand (a value, a collection, a condition) as words."""
+        if isinstance(node, str):
+            return _WHO.get(node, word(node))
+        if isinstance(node, int):
+            return str(node)
+        if not isinstance(node, Node):
+            return str(node)
+        method = getattr(self, "_v_" + node.kind, None)
+        if method is None:
+            return node.kind.replace("_", " ")
+        return method(*node.args)
+
+    def _name(self, name: object) -> str:
+        return place(name) if isinstance(name, str) else self.value(name)
+
+    def _v_var(self, name: str) -> str:
+        return self.say_var(name)
+
+    def _names_list(self, names: tuple, noun: str = "", joiner: str = "or") -> str:
+        """Say a list of NAMEs: "ace, 2 or king"; places as they are named ("One, Two")."""
+        return series([place(n) if noun in ("place", "count") else word(n) for n in names], joiner)
+
+    def _placed(self, kind: str, name: object) -> str | None:
+        """Say a place a loop names (``('P hloc 'L)``): "face-down place", else None."""
+        if isinstance(name, Node) and name.kind == "var" and self.called(name.args[0]):
+            called = self.called(name.args[0]) or ""
+            noun = called.removeprefix("that ").removeprefix("the ")
+            return f"{_FACE.get(kind, '')}{noun}"
+        return None
+
+    def _v_name(self, name: str) -> str:
+        return "none" if name == "NONE" else word(name)
+
+    def _v_number(self, number: int) -> str:
+        return str(number)
+
+    def _v_all_players(self) -> str:
+        return "the players"
+
+    def _v_all_teams(self) -> str:
+        return "the teams"
+
+    def _v_game_location(self, kind: str, name: object) -> str:
+        return "the " + (self._placed(kind, name) or self._name(name))
+
+    def _v_owned_location(self, owner: Node, kind: str, name: object) -> str:
+        return owned(self.value(owner), self._placed(kind, name) or self._name(name))
+
+    def _v_game_storage(self, name: object) -> str:
+        return "the " + (count_name(name) if isinstance(name, str) else self._counted(name))
+
+    def _v_owned_storage(self, owner: Node, name: object) -> str:
+        return owned(self.value(owner), count_name(name) if isinstance(name, str) else self._counted(name))
+
+    def _counted(self, name: object) -> str:
+        """Say a count a loop names (``('P sto 'W)`` for each ``'W`` of a list): "count"."""
+        said = self.value(name)
+        if said.startswith(("that ", "the other")):
+            return said.removeprefix("that ").removeprefix("the ")
+        return said
+
+    def _v_game_string(self, name: object) -> str:
+        return "the " + self._name(name)
+
+    def _v_owned_string(self, owner: Node, name: object) -> str:
+        return owned(self.value(owner), self._name(name))
+
+    def _v_game_points(self, name: object) -> str:
+        said = self._name(name)
+        return f"the {said}" if said.lower().endswith("points") else f"the {said} points"
+
+    def _v_owned_points(self, owner: Node, name: object) -> str:
+        return f"{possessive(self.value(owner))} {self._name(name)} points"
+
+    def _v_player(self, who: object) -> str:
+        if isinstance(who, int):
+            return f"player {who + 1}"
+        return _WHO.get(str(who), str(who))
+
+    def _v_team_of_cycle(self, who: object) -> str:
+        if isinstance(who, int):
+            return f"team {who + 1}"
+        return _TEAM_WHO.get(str(who), str(who))
+
+    def _v_team_of(self, of: Node) -> str:
+        return possessive(self.value(of)) + " team"
+
+    def _v_owner(self, of: Node) -> str:
+        if isinstance(of, Node) and of.kind in ("max_card", "min_card"):
+            return f"whoever has {self.value(of)}"
+        return f"the owner of {self.value(of)}"
+
+    def _v_other_players(self) -> str:
+        return "the other players"
+
+    def _v_other_teams(self) -> str:
+        return "the other teams"
+
+    def _v_cardatt(self, attr: Node, card: Node) -> str:
+        return f"the {self.value(attr).lower()} of {self.value(card)}"
+
+    def _v_arith(self, op: str, left: Node, right: Node) -> str:
+        return f"{self.value(left)} {_ARITH.get(op, op)} {self.value(right)}"
+
+    def _v_compare(self, op: str, left: Node, right: Node) -> str:
+        said = self._compared(op, left, right)
+        # "all of your face-down places are empty": a plural subject takes "are".
+        return re.sub(r"^(all of [^;]*?\)) is\b", r"\1 are", said)
+
+    def _compared(self, op: str, left: Node, right: Node) -> str:
+        if is_kind_of(right, "name") and right.args[0] == "NONE" and op in ("==", "!="):
+            return f"{self.value(left)} is {'not ' * (op == '==')}set"
+        if (
+            isinstance(left, Node)
+            and left.kind == "size"
+            and isinstance(right, Node)
+            and right.kind == "number"
+        ):
+            of = self.resolve(left.args[0])
+            if (
+                isinstance(of, Node)
+                and of.kind == "filter"
+                and right.args[0] == 0
+                and op in ("==", "<=", "!=", ">")
+            ):
+                there = "there is no" if op in ("==", "<=") else "there is a"
+                return f"{there} {self._such(of, many=False)}"
+            if right.args[0] == 0 and op in ("==", "<="):
+                return f"{self.value(of)} is empty"
+            if right.args[0] == 0 and op in ("!=", ">"):
+                return f"{self.value(of)} is not empty"
+        return f"{self.value(left)} {_COMPARE.get(op, op)} {self.value(right)}"
+
+    def _v_logic(self, op: str, *parts: Node) -> str:
+        said = [self.value(p) for p in parts]
+        return series(said, op) if len(said) < 3 else "; ".join(said[:-1]) + f"; {op} " + said[-1]
+
+    def _v_negate(self, of: Node) -> str:
+        return f"it is not so that {self.value(of)}"
+
+    def _v_names(self, *names: str) -> str:
+        return self._names_list(names)
+
+    def _v_agg(self, quantifier: str, over: Node, var: str, body: Node) -> str:
+        which = "some" if quantifier == "any" else "every"
+        noun = self.noun(over, var, body)
+        with self.bind(var, noun) as called:
+            said = self.value(body)
+        domain = self.domain(over, var, which, body)
+        if said.count(called) == 1 and said.startswith(f"{called}'s ") and not re.search(r" of |\(", domain):
+            return f"{domain}'s " + said[len(called) + 3 :]
+        return f"for {domain}, {said}"
+
+    def chosen(self, over: object, var: str, which: str, body: object = None) -> str:
+        """Say one item ``var`` of ``over`` as a choice or loop introduces it ("a card of your
+        Hand whose rank is 8", "each player"); the caller binds ``var`` for the body."""
+        head = self.domain(over, var, which, body)
+        over = self.resolve(over)
+        if isinstance(over, Node) and over.kind == "filter":
+            called = self.called(var)
+            return f"{head} {self.where(over.args[1], over.args[2], self.noun(over), called)}"
+        return head
