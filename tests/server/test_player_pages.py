@@ -46,7 +46,8 @@ def test_a_registered_players_page_shows_their_games_to_anyone() -> None:
             assert f"/replay/{match.table_id}/{match.number}/" in html
             assert html.count('class="game-row"') == 1
             assert shown in html
-            assert f"{match.result['scores'][0]} points" in html
+            points = match.result["scores"][0]
+            assert f"{points} point{'' if points == 1 else 's'}" in html
             assert '<tr data-game="agram">' in html
     own = client.get(f"/players/{ann.pk}/").content.decode()
     assert "Delete account" in own and "Change password" in own
