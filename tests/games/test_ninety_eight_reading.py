@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.cards import CARD_INDEX, CARD_NAMES, cards_in
 from games.ninety_eight import GAME
 from games.ninety_eight.reading import _fits, last_plays, numbers_mask, passed_over
@@ -74,3 +76,24 @@ def test_marks_no_deal_can_fit_are_dropped() -> None:
     assert _fits(unseen, [(1, NUMBERS)])
     assert not _fits(unseen, [(1, NUMBERS), (1, NUMBERS)])  # two slots, one card they may take
     assert not _fits(unseen, [(2, NUMBERS)])
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 6])
+def test_last_plays_name_the_seat_that_really_played(players: int) -> None:
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(6):
+        state = GAME.new(players, {"lives": 3}, seed)
+        plays: dict[int, tuple[int, int]] = {}  # seat -> (kept, avoided) of its last play this deal
+        while not GAME.is_over(state):
+            seat, deal, total = state.turn, state.deal_number, state.total
+            held = state.hands[seat].bit_count()
+            move = GAME.random_move(state, seat, rng)
+            GAME.advance(state, seat, move)
+            avoided = passed_over(total, CARD_INDEX[move["play"]]) if held > 1 else 0
+            plays = {} if state.deal_number != deal else {**plays, seat: (held - 1, avoided)}
+            if GAME.is_over(state) or not state.pile:
+                continue
+            assert last_plays(state) == plays
+            checked += 1
+    assert checked > 50
