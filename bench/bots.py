@@ -1,7 +1,8 @@
 """Play bot level against bot level and print a table per game.
 
-    python bench/bots.py --no-cap --jobs 2    # every game, the counts of docs/bots.md
+    python bench/bots.py --no-cap --jobs 2    # the ladder in every game, the counts of docs/bots.md
     python bench/bots.py --only hearts --units 200 --matchups hard:easy
+    python bench/bots.py --no-cap --playout-scale 0.5 --scale 0.5   # a quicker, smaller ladder
     python bench/bots.py --crib 100           # Cribbage discards against the exact value
 
 Each matchup ``A:B`` seats one ``A`` bot with ``B`` bots in the other seats; the
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import statistics
 import sys
@@ -57,17 +59,23 @@ class Setup:
     units: dict[str, int]
 
 
+# The ladder: each level against the one below it (the default matchups), with the
+# units each rung needs for its duplicate interval to clear zero.
 SETUPS: dict[str, Setup] = {
-    "hearts": Setup(4, {}, True, True, {"easy:random": 200, "hard:easy": 100, "normal:easy": 40}),
+    "hearts": Setup(4, {}, True, True, {"easy:random": 100, "normal:easy": 60, "hard:normal": 60}),
     "agram": Setup(
-        4, {"target": 1}, False, False, {"easy:random": 600, "hard:easy": 800, "normal:easy": 100}
+        4, {"target": 1}, False, False, {"easy:random": 400, "normal:easy": 400, "hard:normal": 400}
     ),
     "ninety_eight": Setup(
-        4, {"lives": 1}, False, False, {"easy:random": 600, "hard:easy": 1000, "normal:easy": 100}
+        4, {"lives": 1}, False, False, {"easy:random": 400, "normal:easy": 400, "hard:normal": 400}
     ),
-    "cribbage": Setup(2, {}, True, False, {"easy:random": 300, "hard:easy": 400, "normal:easy": 100}),
-    "stealing_bundles": Setup(4, {}, False, False, {"easy:random": 600, "hard:easy": 60, "normal:easy": 40}),
+    "cribbage": Setup(2, {}, True, False, {"easy:random": 200, "normal:easy": 300, "hard:normal": 300}),
+    "stealing_bundles": Setup(
+        4, {}, False, False, {"easy:random": 300, "normal:easy": 40, "hard:normal": 60}
+    ),
 }
+# Set by --playout-scale: a factor on every search bot's playout budget.
+PLAYOUT_SCALE = [1.0]
 
 
 def play_unit(
@@ -75,7 +83,10 @@ def play_unit(
 ) -> list[float]:
     """Play one unit (a game, or the first deal of one); return each seat's score for it."""
     state = game.new(setup.players, setup.options, seed)
-    bots = [make_bot(level, game, seed * 31 + seat) for seat, level in enumerate(levels)]
+    bots = [
+        make_bot(level, game, seed * 31 + seat, playout_scale=PLAYOUT_SCALE[0])
+        for seat, level in enumerate(levels)
+    ]
     before = list(game.view(state, None)["scores"])
     while not game.is_over(state):
         seat = game.to_act(state)[0]
@@ -265,7 +276,8 @@ def _matchups(game_id: str, matchups: str | None, units_arg: int | None, scale: 
 
 def _play_chunk(job: tuple) -> dict:
     """Play one range of units of one matchup (in this process or a worker); return raw figures."""
-    game_id, a, b, start, stop, seed, no_cap = job
+    game_id, a, b, start, stop, seed, no_cap, scale = job
+    PLAYOUT_SCALE[0] = scale
     if no_cap:
         _lift_caps()
     raw = play_units(GAMES[game_id], SETUPS[game_id], a, b, range(start, stop), seed)
@@ -278,13 +290,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="comma-separated game ids (default: every game)")
     parser.add_argument(
-        "--matchups", help="comma-separated A:B or A:B=UNITS (default: easy:random,hard:easy,normal:easy)"
+        "--matchups",
+        help="comma-separated A:B or A:B=UNITS (default: the ladder, easy:random,normal:easy,hard:normal)",
     )
     parser.add_argument("--units", type=int, help="units per matchup (default: per game)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the default unit counts")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument(
         "--no-cap", action="store_true", help="lift the search bots' time caps (playout budgets only)"
+    )
+    parser.add_argument(
+        "--playout-scale",
+        type=float,
+        default=1.0,
+        help="multiply every search bot's playout budget (with --no-cap: a fixed, smaller search)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     parser.add_argument("--chunk", type=int, default=20, help="units per job handed to a worker")
@@ -297,13 +316,14 @@ def main(argv: list[str] | None = None) -> int:
         _lift_caps()
     ids = args.only.split(",") if args.only else [g for g in SETUPS if g in GAMES]
     started = time.perf_counter()
+    load = os.getloadavg()
     # Matchups are cut into chunks of units so that even one long matchup uses every job.
     chunk = max(1, args.chunk)
     plan = [
         (g, a, b, units) for g in ids for a, b, units in _matchups(g, args.matchups, args.units, args.scale)
     ]
     jobs = [
-        (g, a, b, start, min(units, start + chunk), args.seed, args.no_cap)
+        (g, a, b, start, min(units, start + chunk), args.seed, args.no_cap, args.playout_scale)
         for g, a, b, units in plan
         for start in range(0, units, chunk)
     ]
@@ -324,7 +344,12 @@ def main(argv: list[str] | None = None) -> int:
         print_table(g, SETUPS[g], game_rows)
     if args.crib and "cribbage" in GAMES and (not args.only or "cribbage" in ids):
         crib_regret(args.crib, args.seed)
-    print(f"\nseconds: {time.perf_counter() - started:.0f}")
+    # The machine may be shared: the load average says how much (it matters to the time columns only).
+    print(
+        f"\nseconds: {time.perf_counter() - started:.0f}; load average {load[0]:.1f} at the start, "
+        f"{os.getloadavg()[0]:.1f} at the end; playout scale {args.playout_scale}; "
+        f"caps {'off' if args.no_cap else 'on'}"
+    )
     return 0
 
 

@@ -106,7 +106,7 @@ def search_config(
         max_seconds=seconds,
         exploration=settings.exploration,
         tree_depth=settings.tree_depth,
-        policy=easy_policy(game),
+        policy=settings.playout or settings.easy,
         policy_rate=settings.policy_rate,
         stop_at_deal=settings.stop_at_deal,
         reward=settings.reward,

@@ -27,6 +27,8 @@ class GameSettings:
     """How the bots of one game play: the easy policy, the search's scoring, the budgets.
 
     ``easy`` is the rule-based player ``(game, state, seat, rng) -> move``;
+    ``playout``, when set, is the policy the search plays out with instead (the
+    easy player's moves computed faster from the game's internals, or a better player);
     ``opening``, when set, decides the wide phases before the search (or returns
     ``None`` to leave a position to it). ``budgets[level]`` is ``(playouts, seconds)``.
     """
@@ -39,3 +41,4 @@ class GameSettings:
     exploration: float = 0.7
     budgets: dict[str, tuple[int, float]] = field(default_factory=dict)
     opening: Opening | None = None
+    playout: Policy | None = None

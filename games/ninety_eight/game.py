@@ -35,9 +35,9 @@ from games.engine import (
     cardstock_help,
     deal_record,
     noted_deal,
-    redeal_unseen,
 )
 from games.ninety_eight import guide
+from games.ninety_eight.reading import deal_read
 
 DECK = tuple(make_deck())
 HAND_SIZE = 4
@@ -287,10 +287,13 @@ class NinetyEight(OneSeatGame):
         return FIELDS.clone(state)
 
     def determinize(self, state: NinetyEightState, seat: int, rng: random.Random) -> NinetyEightState:
-        """Deal every card ``seat`` has not seen (other hands, the stock) at random."""
+        """Deal every card ``seat`` has not seen (other hands, the stock) at random.
+
+        Under what the plays showed: a hand holds none of the cards its seat
+        passed over at its last play, except the card drawn since (``reading``).
+        """
         copy = self.clone(state)
-        unseen = cards_in(FULL_DECK_MASK & ~state.hands[seat] & ~mask_of(state.pile))
-        redeal_unseen(copy, seat, unseen, rng)
+        deal_read(state, copy, seat, FULL_DECK_MASK & ~state.hands[seat] & ~mask_of(state.pile), rng)
         copy.seed = rng.getrandbits(32)  # later deals are unknown too
         return copy
 
