@@ -65,7 +65,7 @@ CARDSTOCK_FILES = (
 )
 # Units per matchup; the library's Hearts (to 100 points) and Whist are whole
 # games of 60 to 120 decisions a seat, so they get fewer units.
-DEFAULT_UNITS = {"easy:random": 12, "normal:random": 6, "hard:random": 4}
+DEFAULT_UNITS = {"easy:random": 24, "normal:random": 12, "hard:random": 8}
 LONG = {"hearts": 0.34, "whist": 0.5}
 SEARCH = ("normal", "hard")
 
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="comma-separated names (library stems or CardStock file stems)")
     parser.add_argument(
-        "--matchups", help="comma-separated A:B=UNITS (default: easy:random=12,normal:random=6,hard:random=4)"
+        "--matchups", help="comma-separated A:B=UNITS (default: DEFAULT_UNITS, fewer in the long games)"
     )
     parser.add_argument("--cardstock", type=Path, default=CARDSTOCK, help="CardStock's games folder")
     parser.add_argument("--seed", type=int, default=1000)
