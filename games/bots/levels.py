@@ -18,7 +18,7 @@ What a search scores, per game (see docs/bots.md):
 
 Each game states its settings in ``games/<game>/bots.py`` (collected in
 ``SETTINGS``); a game made from a RECYCLE description carries its own
-(``bot_settings``, from ``games/recycle/playing/bots.py``: random play and random
+(``bot_settings``, from ``games/recycle/playing/bots.py``: short look-aheads and random
 playouts). Budgets are playout counts in ``SETTINGS[game].budgets`` (edit them, or pass
 ``playouts`` and ``max_seconds`` to ``make``; the site scales them with
 ``BOT_PLAYOUT_SCALE`` and caps them with ``BOT_*_SECONDS``), sized so ``normal``

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import Game, Move
+from games.engine import Game, GameError, Move
 
 Policy = Callable[[Game, Any, int, random.Random], Move]
 Reward = Callable[[Sequence[float], Sequence[float]], list[float]]
@@ -230,13 +230,20 @@ class SearchBot:
         for _ in range(worlds):
             world = game.determinize(state, seat, rng)
             rewards = []
-            for move in moves:
-                trial = game.clone(world)
-                events = game.advance(trial, seat, move)
-                if not (game.is_over(trial) or (config.stop_at_deal and events and _is_new_deal(events))):
-                    self._playout(trial)
-                rewards.append(config.reward(before, _scores(game, trial))[seat])
-                stats.playouts += 1
+            try:
+                for move in moves:
+                    trial = game.clone(world)
+                    events = game.advance(trial, seat, move)
+                    if not (game.is_over(trial) or (config.stop_at_deal and events and _is_new_deal(events))):
+                        self._playout(trial)
+                    rewards.append(config.reward(before, _scores(game, trial))[seat])
+                    stats.playouts += 1
+            except GameError:
+                # A sampled deal the game cannot play on (a RECYCLE stage that never
+                # ends with these cards: Go Fish dealt a hidden four of a kind) is dropped.
+                if time.perf_counter() > deadline:
+                    break
+                continue
             base = rewards[anchor_index]
             for i, value in enumerate(rewards):
                 sums[i] += value
@@ -244,7 +251,7 @@ class SearchBot:
             if time.perf_counter() > deadline:
                 break
         best = max(range(len(moves)), key=lambda i: sums[i])
-        if best == anchor_index or _margin(diffs[best]) < config.confidence:
+        if best == anchor_index or not diffs[best] or _margin(diffs[best]) < config.confidence:
             return moves[anchor_index]
         return moves[best]
 
