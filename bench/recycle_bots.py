@@ -40,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import make_bot
+from games.bots.settings import LEVELS
 from games.engine import GameError
 from games.recycle import library, load
 
@@ -67,7 +68,6 @@ CARDSTOCK_FILES = (
 # games of 60 to 120 decisions a seat, so they get fewer units.
 DEFAULT_UNITS = {"easy:random": 24, "normal:random": 12, "hard:random": 8}
 LONG = {"hearts": 0.34, "whist": 0.5}
-SEARCH = ("normal", "hard")
 
 
 def game_paths(cardstock: Path) -> dict[str, Path]:
@@ -196,7 +196,7 @@ def report(jobs: list[tuple], parts: list[dict]) -> None:
         print(f"\nfailed: {failure[:300]}")
     print("\n| level | decisions | playouts p50 / p95 | CPU p50 / p95 (ms) | wall p50 / p95 (ms) |")
     print("| --- | --- | --- | --- | --- |")
-    for level in ("easy", *SEARCH):
+    for level in LEVELS[1:]:  # easy and the searches
         if level in figures:
             f = figures[level]
             playouts = (
