@@ -80,10 +80,11 @@ def test_taking_the_seat_back_covers_nothing_and_the_log_keeps_the_bots_moves(
           const lines = [...document.querySelectorAll('#move-log li')].map((li) => li.textContent);
           const left = lines.findIndex((t) => t.startsWith('Ann left'));
           return left >= 0 && lines.slice(left).some((t) => t.startsWith('Bot 1 '));
-        }"""
+        }""",
+        timeout=60_000,  # the stand-in's search and pause, on a machine the other tests keep busy
     )
     take_back.click()
-    expect(page.locator("#move-log li", has_text="Ann took back their seat")).to_have_count(1)
+    expect(page.locator("#move-log li", has_text="Ann took back their seat")).to_have_count(1, timeout=30_000)
     lines = _log_lines(page)
     left = next(i for i, t in enumerate(lines) if t.startswith("Ann left"))
     away = lines[left : lines.index("Ann took back their seat")]
