@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ARTIFACTS, PHONE
 from tests.browser.driver import choose_name, create_table, fill_with_bots, sit, start
-from tests.browser.test_recycle_page import staff_page
+from tests.browser.test_recycle_page import staff_page, wait_checked
 
 pytestmark = [pytest.mark.browser]
 
@@ -44,6 +44,7 @@ def _upload(page: Page, path: Path) -> str:
     page.get_by_label("or a file").set_input_files(str(path))
     page.get_by_role("button", name="Check and add").click(no_wait_after=True)
     expect(page.locator("#added")).to_be_visible(timeout=120_000)
+    wait_checked(page)  # offered at tables once its check (a background job) passes
     return page.locator("#added code").first.text_content().strip()
 
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from games.recycle import library
 from tests.browser.conftest import ARTIFACTS, PHONE
 from tests.browser.driver import choose_name, create_table
-from tests.browser.test_recycle_page import staff_page
+from tests.browser.test_recycle_page import staff_page, wait_checked
 
 pytestmark = [pytest.mark.browser]
 
@@ -21,6 +21,7 @@ def test_an_uploaded_file_explains_itself_and_staff_retitle_it(own_server, new_p
     staff.get_by_label("or a file").set_input_files(str(library()["whist"]))
     staff.get_by_role("button", name="Check and add").click()
     expect(staff.locator("#added")).to_contain_text("recycle_whist")
+    wait_checked(staff)  # offered at tables once its check (a background job) passes
 
     page = new_page()
     page.goto(own_server.url + "/")
@@ -73,6 +74,7 @@ def test_the_rules_read_as_words_on_a_phone(own_server, new_page) -> None:
     staff.get_by_label("or a file").set_input_files(str(library()["crazy_eights"]))
     staff.get_by_role("button", name="Check and add").click()
     expect(staff.locator("#added")).to_contain_text("recycle_crazy_eights")
+    wait_checked(staff)  # offered at tables once its check (a background job) passes
 
     page = new_page(**PHONE)
     page.goto(own_server.url + "/")
