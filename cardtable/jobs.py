@@ -48,6 +48,7 @@ GUARD = (
     "if os.getppid() != {parent}:\n"
     "    sys.exit('error: the process that started this job has ended')\n"
     "limits = os.environ.pop('CARDTABLE_JOB_LIMITS', '')\n"
+    "memory = 0\n"
     "if limits:\n"
     "    import resource\n"
     "    cpu, memory = (int(n) for n in limits.split(','))\n"
@@ -57,9 +58,20 @@ GUARD = (
     "sys.argv = [{module!r}, *sys.argv[1:]]\n"
     "try:\n"
     "    runpy.run_module({module!r}, run_name='__main__', alter_sys=True)\n"
-    "except MemoryError:\n"
-    "    os._exit(86)\n"
+    "except Exception as error:\n"
+    "    try:\n"
+    "        peak = [l for l in open('/proc/self/status') if l.startswith('VmPeak:')] if memory else []\n"
+    "        near = bool(peak) and int(peak[0].split()[1]) * 1024 > memory - {headroom}\n"
+    "    except MemoryError:\n"
+    "        near = True\n"
+    "    if near or isinstance(error, MemoryError):\n"
+    "        os._exit(86)\n"
+    "    raise\n"
 )
+# A failed allocation inside C code can surface as another exception than MemoryError (such as
+# "SystemError: error return without exception set"): an error raised with the address space
+# this close to its limit is taken for the memory limit.
+MEMORY_HEADROOM = 8 * 1024 * 1024
 LIMITS_ENV = "CARDTABLE_JOB_LIMITS"  # the name GUARD reads
 TRIES = 8  # a claim tried while the database is busy, about 6 s in all
 MEMORY_EXIT = 86  # the exit statuses GUARD uses
@@ -85,7 +97,8 @@ def module_command(module: str, *args: str, niceness: int = 10, idle: bool = Fal
     nice = ["nice", "-n", str(niceness)] if os.name == "posix" else []
     if idle and shutil.which("chrt"):
         nice = ["chrt", "--idle", "0", *nice]
-    return [*nice, sys.executable, "-c", GUARD.format(parent=os.getpid(), module=module), *args]
+    guard = GUARD.format(parent=os.getpid(), module=module, headroom=MEMORY_HEADROOM)
+    return [*nice, sys.executable, "-c", guard, *args]
 
 
 def games_command(*args: str, niceness: int = 10, idle: bool = False) -> list[str]:
