@@ -109,7 +109,13 @@ def session(request: HttpRequest) -> JsonResponse:
         return JsonResponse(
             {"player": player.to_json() if player else None, "csrf_token": get_token(request)}
         )
-    name = clean_name(_body(request).get("name"))
+    return JsonResponse({"player": become_guest(request, _body(request).get("name")).to_json()})
+
+
+def become_guest(request: HttpRequest, raw_name: Any) -> Player:
+    """Make this session a guest called ``raw_name``, or rename its guest; raise ``TableError``
+    (nothing changed) for a bad or taken name, an account, or past the guests' rate limit."""
+    name = clean_name(raw_name)
     player = _player(request)
     if player is not None and player.user_id is not None:
         raise TableError("bad_name", "an account keeps its name")
@@ -128,7 +134,7 @@ def session(request: HttpRequest) -> JsonResponse:
         ratelimit.allowance("rename", player, None).take("renames")
         accounts.set_name(player, name)
         player.save(update_fields=["name", "shape"])
-    return JsonResponse({"player": player.to_json()})
+    return player
 
 
 @api("GET")

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_POST
 
-from cardtable.tables.api import game_listing
+from cardtable.tables.api import become_guest, game_listing
+from cardtable.tables.errors import TableError
 from cardtable.tables.players.identity import player_for
 from games.engine import choice_key
 
@@ -58,6 +62,21 @@ def table(request: HttpRequest, table_id: str) -> HttpResponse:
     """A table's page; the websocket brings the seats and the game."""
     me = player_for(request.session, request.user)  # no player yet: the name form shows at once
     return render(request, "table.html", {"games": games_info(), "table_id": table_id, "me": me})
+
+
+@require_POST
+def choose_name(request: HttpRequest) -> HttpResponseRedirect:
+    """The "Your name" form posted as a plain form (before the page's script has taken it over,
+    or without script): become that guest and go back to the page, or back with the reason."""
+    back = request.POST.get("next", "/")
+    here = {request.get_host()}
+    own_page = back.startswith("/") and url_has_allowed_host_and_scheme(back, allowed_hosts=here)
+    back = back if own_page else "/"
+    try:
+        become_guest(request, request.POST.get("name", "").strip())
+    except TableError as error:
+        messages.error(request, error.message, extra_tags="name")
+    return HttpResponseRedirect(back)
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

@@ -29,9 +29,11 @@ export async function ensurePlayer(onPlayer = () => {}) {
   if (player) return player;
   form.hidden = false;
   document.body.classList.add("needs-name");
-  input.value = localStorage.getItem("cardtable-name") || "";
-  input.focus();
+  // Someone quicker than this script may have typed a name already: keep it.
+  if (!input.value) input.value = localStorage.getItem("cardtable-name") || "";
+  if (document.activeElement !== input) input.focus();
   return new Promise((resolve) => {
+    form.dataset.ready = "true"; // the script answers the form from here on (without it, the server does)
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       errorBox.textContent = "";
