@@ -142,7 +142,7 @@ def test_a_job_child_dies_with_the_process_that_started_it() -> None:
     # guard's text and names itself as the parent.)
     script = (
         "import os, subprocess, sys\n"
-        f"guard = {designjobs.GUARD!r}.format(parent=os.getpid(), module='games')\n"
+        f"guard = {designjobs.GUARD!r}.format(parent=os.getpid(), module='games', headroom=0)\n"
         "argv = ['nice', '-n', '10', sys.executable, '-c', guard, 'stats', 'hearts', '--games', '100']\n"
         "quiet = subprocess.DEVNULL\n"
         "print(subprocess.Popen(argv, stdout=quiet, stderr=quiet).pid, flush=True)\n"
