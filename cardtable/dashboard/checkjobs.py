@@ -21,12 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from cardtable.dashboard import designjobs, recycle_games
 from cardtable.dashboard.models import StoredGame
 from cardtable.jobs import JobQueue, module_command
-from games.engine import GameError
 
 CHILD = "cardtable.dashboard.checkchild"
 
@@ -49,21 +48,7 @@ def submit(name: str, text: str, user: Any = None, description: str = "", filena
     errors); start the worker after commit. Nothing is played in the caller's thread. A game
     whose check failed under the same title is replaced."""
     name, description, game = recycle_games.prepare(name, text, description, filename)
-    game_id = game.info.id
-    try:
-        with transaction.atomic():
-            StoredGame.objects.filter(game_id=game_id, status=StoredGame.FAILED).delete()
-            row = StoredGame.objects.create(
-                game_id=game_id,
-                name=name,
-                description=description,
-                text=text,
-                players=game.info.default_players,
-                added_by=user if user is not None and user.is_authenticated else None,
-                status=StoredGame.QUEUED,
-            )
-    except IntegrityError:
-        raise GameError(f"there is already a game called {name!r}: choose another title") from None
+    row = recycle_games.store(game, name, text, description, user, status=StoredGame.QUEUED)
     transaction.on_commit(QUEUE.ensure_worker)
     return row
 

@@ -178,24 +178,28 @@ def add(name: str, text: str, user: Any = None, description: str = "", filename:
     once the row is committed.
     """
     name, description, game = prepare(name, text, description, filename)
-    game_id = game.info.id
-    checked = check(game)
+    row = store(game, name, text, description, user, checked=check(game))
+    transaction.on_commit(lambda: _keep(game.info.id, game))
+    return row
+
+
+def store(game: Game, name: str, text: str, description: str, user: Any, **fields: Any) -> StoredGame:
+    """Store a compiled upload's row (``fields``: its status or check figures), in place of a game
+    whose check failed under the same title; raise ``GameError`` if the title was taken meanwhile."""
     try:
         with transaction.atomic():
-            StoredGame.objects.filter(game_id=game_id, status=StoredGame.FAILED).delete()
-            row = StoredGame.objects.create(
-                game_id=game_id,
+            StoredGame.objects.filter(game_id=game.info.id, status=StoredGame.FAILED).delete()
+            return StoredGame.objects.create(
+                game_id=game.info.id,
                 name=name,
                 description=description,
                 text=text,
                 players=game.info.default_players,
-                checked=checked,
                 added_by=user if user is not None and user.is_authenticated else None,
+                **fields,
             )
     except IntegrityError:
         raise GameError(f"there is already a game called {name!r}: choose another title") from None
-    transaction.on_commit(lambda: _keep(game_id, game))
-    return row
 
 
 def _keep(game_id: str, game: Game) -> None:
