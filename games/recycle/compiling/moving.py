@@ -65,22 +65,10 @@ class Moves(Choices):
             key, card = found
             if keep:  # a remembered copy: the only way, with create deck, that cards multiply
                 check_held(st, node, 1)
-            else:
-                cards = st.locs.get(key)
-                if not cards:
-                    return
-                if cards[-1] == card:
-                    cards.pop()
-                elif card in cards:
-                    cards.remove(card)
-                else:
-                    return
+            elif not take_card(st.locs, key, card):
+                return
             if where == "top":
-                pile = st.locs.get(to)
-                if pile is None:
-                    st.locs[to] = [card]
-                else:
-                    pile.append(card)
+                put_on_top(st.locs, to, card)
             else:
                 place(st, to, where, card)
 
@@ -109,21 +97,8 @@ class Moves(Choices):
             if found is None:
                 return
             key, card = found
-            cards = st.locs.get(key)
-            if not cards:
-                return
-            if cards[-1] == card:
-                cards.pop()
-            elif card in cards:
-                cards.remove(card)
-            else:
-                return
-            to = (st.cycles[-1][0], kind, name)
-            pile = st.locs.get(to)
-            if pile is None:
-                st.locs[to] = [card]
-            else:
-                pile.append(card)
+            if take_card(st.locs, key, card):
+                put_on_top(st.locs, (st.cycles[-1][0], kind, name), card)
 
         move.source = source  # for (repeat all ...)
         return move
@@ -257,3 +232,27 @@ class Moves(Choices):
                 st.locs.setdefault(k, []).extend(cards)
 
         return create
+
+
+def take_card(locs: dict, key: tuple, card: Any) -> bool:
+    """Take ``card`` out of the place ``key`` (from the top when it is there, as most moves are);
+    return whether it was there."""
+    cards = locs.get(key)
+    if not cards:
+        return False
+    if cards[-1] == card:
+        cards.pop()
+    elif card in cards:
+        cards.remove(card)
+    else:
+        return False
+    return True
+
+
+def put_on_top(locs: dict, to: tuple, card: Any) -> None:
+    """Put ``card`` on top of the place ``to`` (made when it is new)."""
+    pile = locs.get(to)
+    if pile is None:
+        locs[to] = [card]
+    else:
+        pile.append(card)
