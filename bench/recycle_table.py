@@ -256,9 +256,15 @@ def files_of(folder: Path, only: str) -> list[Path]:
 
 
 def run(
-    folder: Path, only: str, sizes: list[str], seconds: float, say: Callable[[str], None]
+    folder: Path,
+    only: str,
+    sizes: list[str],
+    seconds: float,
+    say: Callable[[str], None],
+    keep: Callable[[list[Report]], None] = lambda reports: None,
 ) -> list[Report]:
-    """Start a server and a browser, survey every file; return the reports."""
+    """Start a server and a browser, survey every file; return the reports. ``keep`` gets the
+    reports so far after each file (a long survey stopped early keeps what it found)."""
     home = Path(tempfile.mkdtemp(prefix="recycle-table-"))
     # Its checks are what it waits for: not niced below the server it drives.
     checks = {"RECYCLE_CHECK_TIMEOUT": str(CHECK_WAIT - 60), "RECYCLE_CHECK_NICENESS": "0"}
@@ -276,6 +282,7 @@ def run(
                     said = f"{report.file} {report.size}: {report.outcome}, {report.moves} moves"
                     say(f"{said} {report.why[:120]}")
                 reports.extend(found)
+                keep(reports)
             browser.close()
     finally:
         server.kill()
@@ -286,21 +293,31 @@ def run(
 def main(argv: list[str] | None = None) -> int:
     """Survey a folder; print the table (and write the reports as JSON with ``--json``)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path)
+    parser.add_argument("folder", type=Path, help="the folder of files; with --tables, JSON reports to print")
     parser.add_argument("--only", default="*", help="file-name patterns, e.g. 'Golf*,Whist4.rcy'")
     parser.add_argument("--sizes", default="1280x800,390x844", help="window sizes, WIDTHxHEIGHT,...")
     parser.add_argument("--seconds", type=float, default=300.0, help="bound on one file's game at one size")
-    parser.add_argument("--json", type=Path, help="write the reports here")
+    parser.add_argument("--json", type=Path, help="write the reports here (after each file)")
+    parser.add_argument("--tables", action="store_true", help="print the table of a --json file's reports")
     args = parser.parse_args(argv)
+    if args.tables:
+        saved = json.loads(args.folder.read_text(encoding="utf-8"))
+        print(table([Report(**r) for r in saved]))
+        return 0
     sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
     if not all(re.fullmatch(r"\d+x\d+", s) for s in sizes):
         parser.error(f"--sizes must be WIDTHxHEIGHT,...: {args.sizes!r}")
     if not args.folder.is_dir():
         parser.error(f"no folder {args.folder}")
-    reports = run(args.folder, args.only, sizes, args.seconds, lambda line: print(line, file=sys.stderr))
+
+    def keep(reports: list[Report]) -> None:
+        if args.json:
+            args.json.write_text(json.dumps([asdict(r) for r in reports], indent=1), encoding="utf-8")
+
+    reports = run(
+        args.folder, args.only, sizes, args.seconds, lambda line: print(line, file=sys.stderr), keep
+    )
     print(table(reports))
-    if args.json:
-        args.json.write_text(json.dumps([asdict(r) for r in reports], indent=1), encoding="utf-8")
     return 0
 
 

@@ -7,6 +7,9 @@ and what it found; a file that does not read is reported refused with its line.
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
+
 import pytest
 
 from bench import recycle_table
@@ -45,3 +48,14 @@ def test_the_files_own_names_are_what_it_looks_for_on_the_page() -> None:
         " (move (top (game iloc STOCK)) (top (game vloc LASTDISCARD))))))"
     )
     assert recycle_table.identifiers(text) == {"TRUMPCOLOR", "LASTDISCARD"}
+
+
+def test_a_surveys_saved_reports_print_as_its_table(tmp_path, capsys) -> None:
+    reports = [
+        recycle_table.Report("A2.rcy", "1280x800", outcome="finished", moves=9, frame=1200),
+        recycle_table.Report("B2.gdl", "-", outcome="refused", why="line 3, column 4: no such form"),
+    ]
+    saved = tmp_path / "survey.json"
+    saved.write_text(json.dumps([asdict(r) for r in reports]))
+    assert recycle_table.main([str(saved), "--tables"]) == 0
+    assert capsys.readouterr().out.strip() == recycle_table.table(reports)
