@@ -1,6 +1,6 @@
 // The side panels and overlays: running scores, chat, the game's result with "Rematch", and the error toast.
 
-import { h, seatName } from "./layout.js";
+import { h, listWords, seatName } from "./layout.js";
 
 /** The score table: every seat's score now, then each finished deal from the view's history. */
 export function renderScores(root, ctx) {

@@ -173,7 +173,7 @@ def test_a_recycle_game_plays_to_the_end_with_nothing_overlapping(own_server, ne
     moves = play_to_end([page], seed=3, limit=420, on_move=on_move, on_turn=on_turn, tap=device == "phone")
     assert moves >= 5 and seen["checks"] == moves and seen["hint"]
     assert seen["trick"] == (stem == "whist")  # the trick-taker's last trick, and only there
-    expect(page.locator("#over")).to_be_visible()
+    expect(page.locator("#over"), f"no result shown; page errors: {page.errors}").to_be_visible()
     page.screenshot(path=str(ARTIFACTS / f"recycle-{tag}-over.png"))
     expect(page.locator("#over-card")).to_contain_text(re.compile("win|tie", re.I))
     expect(page.locator("#over-card")).not_to_contain_text("null")
