@@ -93,9 +93,9 @@ function placeLabel(ctx, place) {
 }
 
 // Where the middle's piles go: the felt's middle band, else lower, else higher, else
-// smaller; the first where they meet no seat's plate or pile. Seats sit around an
+// smaller, else smaller still; the first where they meet no seat's plate or pile. Seats sit around an
 // ellipse, and with side seats the middle band is theirs on a narrow felt.
-const SPOTS = ["mid", "low", "high", "mid tight", "low tight", "high tight"];
+const SPOTS = ["mid", "low", "high", "mid tight", "low tight", "high tight", "mid tiny", "low tiny", "high tiny"];
 let placed = null;
 let watcher = null;
 
@@ -125,13 +125,20 @@ function place(box) {
   box.dataset.spot = best.spot;
 }
 
-/** Place the middle's piles once drawn, and again whenever the felt changes size. */
+/** Place the middle's piles once drawn (and once more a frame later, when the seats around
+ * have their final size), and again whenever the felt changes size. */
 function placeSoon(box) {
   placed = box;
-  requestAnimationFrame(() => place(box));
+  requestAnimationFrame(() => {
+    place(box);
+    requestAnimationFrame(() => place(box));
+  });
   const felt = document.getElementById("felt");
-  if (!watcher && felt && window.ResizeObserver) {
+  if (felt && window.ResizeObserver && (!watcher || watcher.felt !== felt)) {
+    // A felt drawn anew (a new layout) is the one to watch.
+    if (watcher) watcher.disconnect();
     watcher = new ResizeObserver(() => placed && place(placed));
+    watcher.felt = felt;
     watcher.observe(felt);
   }
 }
