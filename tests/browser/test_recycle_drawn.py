@@ -35,7 +35,7 @@ from tests.browser.driver import (
     sit,
     start,
 )
-from tests.browser.test_recycle_page import staff_page
+from tests.browser.test_recycle_page import staff_page, wait_checked
 from tests.browser.test_recycle_table import lasting_problems
 
 pytestmark = [pytest.mark.browser]
@@ -163,6 +163,7 @@ def add_game(staff: Page, title: str, text: str) -> str:
     staff.locator("#game-text").fill(text)
     staff.get_by_role("button", name="Check and add").click()
     expect(staff.locator("#added")).to_be_visible(timeout=60_000)
+    wait_checked(staff)  # the lobby offers it once its check (a background job) has passed
     return staff.locator("#added code").first.text_content().strip()
 
 
