@@ -135,13 +135,31 @@ def watch_page(page: Page, report: Report) -> None:
     page.on("websocket", lambda socket: socket.on("framereceived", frame))
 
 
+# The words a person sees or hears, as written: the text of every shown element and every
+# aria-label. Not innerText, which applies CSS's text-transform: a pile's label styled in
+# capitals ("HAND") is the word "Hand", not the description's name HAND.
+SHOWN_TEXT_JS = """() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const parent = n.parentElement;
+    if (!parent || parent.closest('script, style, template')) continue;
+    if (parent.checkVisibility()) out.push(n.data);
+  }
+  for (const el of document.querySelectorAll('[aria-label]')) {
+    if (el.checkVisibility()) out.push(el.getAttribute('aria-label'));
+  }
+  return out.join('\\n');
+}"""
+
+
 def look(page: Page, report: Report, names: set[str], watchdog: Watchdog) -> None:
     """Add what the page shows now to ``report``: overlaps, alike buttons, internal names."""
     with watchdog.call("a look at the layout"):
         for problem in lasting_problems(page) + page.evaluate(SPILL_JS):
             if problem not in report.overlaps:
                 report.overlaps.append(problem)
-        text = page.evaluate("() => document.body.innerText")
+        text = page.evaluate(SHOWN_TEXT_JS)
         labels = page.evaluate(
             "() => [...document.querySelectorAll('#actions button')]"
             ".filter((b) => b.offsetParent !== null).map((b) => b.textContent.trim())"
