@@ -57,7 +57,7 @@ class RecycleGame(Game):
             experimental=experimental,
         )
         self.bot_settings = bots.settings(self.info)
-        self.words = branch_words(self.program)
+        self.words = branch_words(self.program, self.text)
         self.items = branch_items(self.program)
 
     def retitle(self, name: str, description: str) -> None:

@@ -18,6 +18,7 @@ Both come from the description's forms when the game is loaded.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import suppress
 from typing import Any
@@ -31,14 +32,54 @@ from games.recycle.words.names import readable
 _ITEM_KINDS = {PLAYER: "player", TEAM: "team", INT: "number", CARD: "card", CARDS: "cards", STR: "name"}
 
 
-def branch_words(prog: Program) -> dict[int, list[str | None]]:
-    """Return, per choice of ``prog``, a word for each branch (``None`` where nothing fits)."""
+def branch_words(prog: Program, text: str = "") -> dict[int, list[str | None]]:
+    """Return, per choice of ``prog``, a word for each branch (``None`` where nothing fits). A
+    branch the author titled with a short comment (``;; Income``, ``;; Duke tax (take 3)``) is
+    called by that title first; ``text`` is the description the program was read from."""
+    lines = text.splitlines()
     out = {}
     for ident, (_, node, _) in prog.choices.items():
         branches = [_unguarded(b) for b in node.args]
         candidates = [_candidates(b) for b in branches]
+        for words, branch in zip(candidates, node.args, strict=True):
+            title = branch_title(lines, branch)
+            if title:
+                words.insert(0, title)
         out[ident] = _distinct(candidates, [_is_items(b) for b in branches])
     return out
+
+
+TITLE_WORDS = 4  # a comment longer than this is a note on the branch, not its name
+TITLE_CHARS = 28
+# First words of a comment that explains a branch's condition or is a placeholder, not a title.
+NOT_TITLES = {"if", "when", "first", "check", "etc", "todo", "note", "fixme", "else", "otherwise"}
+
+
+def branch_title(lines: list[str], branch: object) -> str | None:
+    """Return the short title an author's comment gives a branch: the ``;`` lines just above it
+    (blank lines between allowed), up to a bracket or full stop; ``None`` for no comment, or one
+    that is a sentence or a situation ("Unable to play: draw") rather than a name."""
+    if not isinstance(branch, Node) or not 1 < branch.line <= len(lines):
+        return None
+    if lines[branch.line - 1][: branch.column - 1].strip():
+        return None  # the branch shares its line with the choice: a comment above is the choice's
+    index = branch.line - 2
+    while index >= 0 and not lines[index].strip():
+        index -= 1
+    if index < 0 or not lines[index].strip().startswith(";"):
+        return None
+    comment = lines[index].strip().lstrip(";").strip()
+    title = re.split(r"\s[(\[-]|[(.]", comment, maxsplit=1)[0].strip()
+    if not re.fullmatch(r"[A-Za-z][A-Za-z' ]*", title) or len(title) > TITLE_CHARS:
+        return None
+    words = title.split()
+    if len(words) > TITLE_WORDS or words[0].lower() in NOT_TITLES:
+        return None
+    if title.isupper():
+        return title.capitalize()  # ;; HIT: a name in capitals, said as a word
+    if any(len(word) > 2 and word.isupper() for word in words):
+        return None  # ;; From STOCK: a note naming the program's places, not a title
+    return title[0].upper() + title[1:]
 
 
 def branch_items(prog: Program) -> dict[int, list[list[str]]]:
@@ -171,8 +212,25 @@ def _candidates(branch: object) -> list[str]:
                 readable(target.args[-1]) if isinstance(target.args[-1], str) else "Move"
             )  # LAMA's "Quit"
     if not moves and not out:
+        # A branch that only raises or lowers counts (Coup's income) says so; else it passes.
+        out.extend(word for node in _walk(branch) if (word := _count_change(node)) and word not in out)
+    if not moves and not out:
         out.append("Pass")
     return out
+
+
+def _count_change(node: Node) -> str | None:
+    """The mover's own count raised or lowered by a number, in words ("Coins +2"), for a branch
+    doing nothing else (a game's count, such as rounds passed, is bookkeeping)."""
+    if node.kind not in ("inc", "dec") or not isinstance(node.args[1], Node) or node.args[1].kind != "number":
+        return None
+    storage = node.args[0]
+    owner = storage.args[0] if isinstance(storage, Node) and storage.kind == "owned_storage" else None
+    if not (isinstance(owner, Node) and owner.kind == "player" and owner.args == ("current",)):
+        return None
+    name = _name(node.args[0])
+    sign = "+" if node.kind == "inc" else "\u2212"
+    return f"{readable(name)} {sign}{node.args[1].args[0]}" if name else None
 
 
 def _item_words(agg: Node) -> list[str]:

@@ -196,3 +196,42 @@ def test_a_swap_a_draw_and_a_quit_say_what_they_do() -> None:
     game = loads(SWAPS, "Swaps")
     view = game.view(game.new(None, None, 1), 0)
     assert view["choice_words"] == ["Swap your hand with the extra", "Draw from stock", "Quit", "Pass"]
+
+
+# A choice whose branches the author titled, as Coup's file does: short titles name the buttons;
+# a sentence, a note naming the program's places or a condition does not.
+TITLED = """(game
+ (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))))
+ (stage player (end (== (size (game iloc STOCK)) 0))
+  (choice (
+
+    ;; Income
+
+    (inc ((current player) sto COINS) 1)
+    ;; Duke tax (take three coins)
+    (inc ((current player) sto COINS) 3)
+    ;; HIT
+    (move (top (game iloc STOCK)) (top ((current player) vloc TAKEN)))
+    ;; "Americans are so spoiled. They think you always have to have a car."
+    (inc ((current player) sto COINS) 2)
+    ;; From STOCK
+    (move (top (game iloc STOCK)) (top ((current player) vloc KEPT)))
+    ;; If the stock is low
+    (turn pass))))
+ (scoring max ((current player) sto COINS)))"""
+
+
+def test_an_authors_short_comment_titles_its_branch_and_a_note_does_not() -> None:
+    game = loads(TITLED, "Titled")
+    (words,) = game.words.values()
+    assert words[:3] == ["Income", "Duke tax", "Hit"]
+    # The others are said by what they do, as an untitled branch is.
+    assert words[3] not in (None, "Americans") and words[4] != "From STOCK" and words[5] == "Pass"
+    assert len(set(words)) == len(words)
+
+
+def test_a_comment_above_a_choice_sharing_its_first_branchs_line_titles_no_branch() -> None:
+    text = TITLED.replace("(choice (\n\n    ;; Income\n\n    (inc", ";; Income\n  (choice ((inc")
+    (words,) = loads(text, "Titled").words.values()
+    assert words[0] != "Income" and words[1] == "Duke tax"
