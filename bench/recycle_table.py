@@ -15,7 +15,8 @@ random bots in the other seats. It prints a table, one row per file and size:
   bounding boxes meet, or a part out of the window, measured at rest
   (``tests/browser/test_recycle_table.py``'s check) at the start, every few moves
   and at the end; and words that spill out of their card, button or name plate;
-- alike: two move buttons offered together with the same words;
+- alike: two move buttons offered together that say the same move (a button in a row
+  headed "Bot 2:" says "Bot 2 · Duke", as its ``data-label`` has it);
 - internal: the file's own identifiers (``TRUMPCOLOR``, ``LASTDISCARD``) on the page;
 - console: errors in the console and uncaught page errors;
 - frame: the largest state frame the websocket brought (bytes).
@@ -162,7 +163,7 @@ def look(page: Page, report: Report, names: set[str], watchdog: Watchdog) -> Non
         text = page.evaluate(SHOWN_TEXT_JS)
         labels = page.evaluate(
             "() => [...document.querySelectorAll('#actions button')]"
-            ".filter((b) => b.offsetParent !== null).map((b) => b.textContent.trim())"
+            ".filter((b) => b.offsetParent !== null).map((b) => b.dataset.label || b.textContent.trim())"
         )
     for label in {label for label in labels if labels.count(label) > 1}:
         if label not in report.alike:
