@@ -201,7 +201,8 @@ def test_a_swap_a_draw_and_a_quit_say_what_they_do() -> None:
 # A choice whose branches the author titled, as Coup's file does: short titles name the buttons;
 # a sentence, a note naming the program's places or a condition does not.
 TITLED = """(game
- (setup (create players 2) (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES)))))
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES)))))
  (do ((shuffle (game iloc STOCK))))
  (stage player (end (== (size (game iloc STOCK)) 0))
   (choice (
