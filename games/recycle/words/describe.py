@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from games.recycle.compiling.program import Program
 from games.recycle.reading.forms import is_kind, leading_comments, sentence, walk, walk_scoped
 from games.recycle.reading.syntax import Node
+from games.recycle.words.names import readable
 from games.recycle.words.phrases import LOCATION_KINDS, count_name, place, series
 from games.recycle.words.setup_text import SetupText
 
@@ -101,7 +102,19 @@ class _Describer(SetupText):
         if not found and len(same) == 2 and re.search(r"[a-z]", same[1]):
             found.append(same[1].lstrip(";").strip())
         text = " ".join(f for f in found if f)
-        return text if re.search(r"[a-z]{3}", text) and len(text) < 300 else ""
+        if not (re.search(r"[a-z]{3}", text) and len(text) < 300):
+            return ""
+        # The author's comment names the program's counts and places as the program spells them
+        # ("until FINISHED or BUSTED"): say them as the rest of the rules do ("Finished").
+        names = self.program_names()
+        return re.sub(r"\b[A-Z][A-Z0-9_]{2,}\b", lambda m: readable(m[0]) if m[0] in names else m[0], text)
+
+    def program_names(self) -> set[str]:
+        """The upper-case names the description's forms use (outside its comments)."""
+        if not hasattr(self, "_names"):
+            code = "\n".join(line.split(";", 1)[0] for line in self.lines)
+            self._names = set(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", code))
+        return self._names
 
     def choice(self, node: Node) -> tuple[str, str]:
         """Return what a choice offers in short ("on your turn, choose one move: play a card

@@ -152,3 +152,11 @@ def test_a_second_card_chosen_is_another_card_then_the_other_card() -> None:
         "then if the rank of that card is the rank of the other card: move that card to the top of the "
         "Pile; move the other card to the top of the Pile. (2) Pass."
     )
+
+
+def test_a_stage_comment_naming_the_programs_counts_says_them_as_the_rules_do() -> None:
+    text = SPOTS.replace(
+        " (stage player (end", " ;; play until every HAND is empty, a PLAYED count each\n (stage player (end"
+    )
+    (stage,) = [p for p in info(text).how_to_play if p.startswith("Stage 1 (")]
+    assert stage.startswith("Stage 1 (play until every Hand is empty, a Played count each):")
