@@ -104,10 +104,14 @@ class _Describer(SetupText):
         text = " ".join(f for f in found if f)
         if not (re.search(r"[a-z]{3}", text) and len(text) < 300):
             return ""
-        # The author's comment names the program's counts and places as the program spells them
-        # ("until FINISHED or BUSTED"): say them as the rest of the rules do ("Finished").
+        return self.names_said(text)
+
+    def names_said(self, comment: str) -> str:
+        """Return an author's comment with the program's names said as the rules say them: it
+        names counts and places as the program spells them ("until FINISHED"), the rules
+        as words ("until Finished")."""
         names = self.program_names()
-        return re.sub(r"\b[A-Z][A-Z0-9_]{2,}\b", lambda m: readable(m[0]) if m[0] in names else m[0], text)
+        return re.sub(r"\b[A-Z][A-Z0-9_]{2,}\b", lambda m: readable(m[0]) if m[0] in names else m[0], comment)
 
     def program_names(self) -> set[str]:
         """The upper-case names the description's forms use (outside its comments)."""
@@ -305,7 +309,7 @@ def describe(program: Program, text: str, description: str = "") -> Rules:
     file's leading comments are shown.
     """
     describer = _Describer(program, text)
-    about = description.strip() or leading_comments(text)
+    about = description.strip() or describer.names_said(leading_comments(text))
     paragraphs = [sentence("About this game: " + about) if about else ""]
     paragraphs += [
         describer.players(),

@@ -160,3 +160,8 @@ def test_a_stage_comment_naming_the_programs_counts_says_them_as_the_rules_do() 
     )
     (stage,) = [p for p in info(text).how_to_play if p.startswith("Stage 1 (")]
     assert stage.startswith("Stage 1 (play until every Hand is empty, a Played count each):")
+
+
+def test_the_about_paragraph_says_the_programs_names_as_words_and_keeps_the_authors_others() -> None:
+    text = ";; HEARTS and SPADES on SPOTS, as in the GDL\n" + SPOTS.split("\n", 2)[2]
+    assert info(text).how_to_play[0] == "About this game: Hearts and Spades on Spots, as in the GDL."
