@@ -43,7 +43,9 @@ export function setFaces(given) {
 /** A card that is not a French card: its face as given, else its name in words. */
 function otherFace(card) {
   if (faces.has(card)) return faces.get(card);
-  const words = String(card).replace(/[-_]+/g, " ");
+  // A card the view has not described yet: its program name as words ("FIVE-CUPS": "Five cups").
+  const spaced = String(card).replace(/[-_]+/g, " ").toLowerCase();
+  const words = spaced.charAt(0).toUpperCase() + spaced.slice(1);
   return { value: words, corner: words.slice(0, 3), suit: "", colour: null, name: words };
 }
 
