@@ -93,9 +93,9 @@ function placeLabel(ctx, place) {
 }
 
 // Where the middle's piles go: the felt's middle band, else lower, else higher, else
-// smaller, else smaller still; the first where they meet no seat's plate or pile. Seats sit around an
+// smaller, else smaller still, else one above another; the first where they meet no seat's plate or pile. Seats sit around an
 // ellipse, and with side seats the middle band is theirs on a narrow felt.
-const SPOTS = ["mid", "low", "high", "mid tight", "low tight", "high tight", "mid tiny", "low tiny", "high tiny"];
+const SPOTS = ["mid", "low", "high", "mid tight", "low tight", "high tight", "mid tiny", "low tiny", "high tiny", "mid tiny column"];
 let placed = null;
 let watcher = null;
 
