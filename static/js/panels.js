@@ -203,10 +203,10 @@ function overlap(a, b) {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
-/** Put the toast where it covers no card, pile or seat of the felt, or the least of them. */
+/** Put the toast where it covers no card, pile (a RECYCLE game's too) or seat of the felt, or the least of them. */
 function placeToast(box) {
   const felt = box.parentElement;
-  const things = [...felt.querySelectorAll(".card, .stack, .seat, .board, .big-number")]
+  const things = [...felt.querySelectorAll(".card, .stack, .rpile, .seat, .board, .big-number")]
     .map((el) => el.getBoundingClientRect())
     .filter((r) => r.width > 0 && r.height > 0);
   let best = null;
