@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import cached_property
 
 from games.recycle.compiling.program import Program
 from games.recycle.reading.forms import is_kind, leading_comments, sentence, walk, walk_scoped
@@ -27,6 +28,7 @@ MAX_PARAGRAPH = 8_000
 MAX_STAGES = 30
 MAX_GOAL = 200
 MAX_TERMS = 40
+NAME = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")  # a program's name as written: HAND, TRICKSWON
 
 
 @dataclass(frozen=True)
@@ -110,15 +112,13 @@ class _Describer(SetupText):
         """Return an author's comment with the program's names said as the rules say them: it
         names counts and places as the program spells them ("until FINISHED"), the rules
         as words ("until Finished")."""
-        names = self.program_names()
-        return re.sub(r"\b[A-Z][A-Z0-9_]{2,}\b", lambda m: readable(m[0]) if m[0] in names else m[0], comment)
+        names = self.program_names
+        return NAME.sub(lambda m: readable(m[0]) if m[0] in names else m[0], comment)
 
+    @cached_property
     def program_names(self) -> set[str]:
         """The upper-case names the description's forms use (outside its comments)."""
-        if not hasattr(self, "_names"):
-            code = "\n".join(line.split(";", 1)[0] for line in self.lines)
-            self._names = set(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", code))
-        return self._names
+        return set(NAME.findall("\n".join(line.split(";", 1)[0] for line in self.lines)))
 
     def choice(self, node: Node) -> tuple[str, str]:
         """Return what a choice offers in short ("on your turn, choose one move: play a card
