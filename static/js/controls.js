@@ -4,7 +4,7 @@
 
 import { cardShort } from "./cards.js";
 import { chosenMove, classify, renderHand } from "./hand.js";
-import { h, seatName, trickNode } from "./layout.js";
+import { h, replaceKeeping, seatName, trickNode } from "./layout.js";
 import { replayLink } from "./panels.js";
 import { addHintMarks, forgetHint, hintButton } from "./hints.js";
 import { showSummary } from "./sheet.js";
@@ -94,29 +94,33 @@ function onCard(card) {
   }
 }
 
+/** Draw the actions bar; controls drawn the same as before stay the same nodes (replaceKeeping). */
 export function renderActions(ctx) {
-  const root = $("actions");
-  root.replaceChildren();
-  if (!ctx) return;
+  replaceKeeping($("actions"), ctx ? actionNodes(ctx) : []);
+}
+
+/** What the actions bar holds for `ctx`: the start, the confirm of a chosen set, the move buttons. */
+function actionNodes(ctx) {
+  const nodes = [];
   const { table, you } = ctx;
   if (table.status === "waiting") {
     const empty = table.seats.filter((s) => s.kind === "empty").length;
     if (you.host && !empty) {
-      root.append(h("button", { type: "button", class: "btn primary big", onclick: () => send({ type: "start" }), text: "Start game" }));
+      nodes.push(h("button", { type: "button", class: "btn primary big", onclick: () => send({ type: "start" }), text: "Start game" }));
     } else if (you.host) {
       const fill = fillControl(ctx, send);
-      root.append(h("p", { class: "hint", text: `${empty} empty seat${empty > 1 ? "s" : ""}: invite a friend or` }), fill);
+      nodes.push(h("p", { class: "hint", text: `${empty} empty seat${empty > 1 ? "s" : ""}: invite a friend or` }), fill);
     } else {
-      root.append(h("p", { class: "hint", text: empty ? "Waiting for the seats to fill." : "Waiting for the host to start." }));
+      nodes.push(h("p", { class: "hint", text: empty ? "Waiting for the seats to fill." : "Waiting for the host to start." }));
     }
-    return;
+    return nodes;
   }
   const replay = replayLink(table, "btn replay-link");
-  if (replay) root.append(replay);
+  if (replay) nodes.push(replay);
   const { multi, others, plays } = ctx.moves;
   if (page.raised && plays.has(page.raised)) {
     const move = plays.get(page.raised);
-    root.append(
+    nodes.push(
       h("span", { class: "hint", text: "Tap it again, or" }),
       h("button", { type: "button", class: "btn primary", id: "play-raised", disabled: page.pending, onclick: () => makeMove(move), text: `Play ${cardShort(page.raised)}` }),
     );
@@ -124,7 +128,7 @@ export function renderActions(ctx) {
   if (multi.key) {
     const size = multi.moves[0][multi.key].length;
     const move = chosen(ctx);
-    root.append(
+    nodes.push(
       h("span", { class: "hint", text: `${page.selected.size} of ${size} chosen` }),
       h("button", {
         type: "button",
@@ -135,13 +139,14 @@ export function renderActions(ctx) {
       }),
     );
   }
-  if (others.length && ctx.game.actionButtons) root.append(ctx.game.actionButtons(ctx, others, makeMove, page.pending));
+  if (others.length && ctx.game.actionButtons) nodes.push(ctx.game.actionButtons(ctx, others, makeMove, page.pending));
   else {
     for (const move of others) {
       const label = ctx.game.moveLabel ? ctx.game.moveLabel(move, ctx) : JSON.stringify(move);
-      root.append(h("button", { type: "button", class: "btn primary", disabled: page.pending, onclick: () => makeMove(move), text: label }));
+      nodes.push(h("button", { type: "button", class: "btn primary", disabled: page.pending, onclick: () => makeMove(move), text: label }));
     }
   }
+  return nodes;
 }
 
 /** The tools beside the turn banner: "Hint" on your turn, "Last trick" while there is one. */

@@ -10,7 +10,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key.startsWith("on")) listen(node, key.slice(2), value);
     else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
     else node.setAttribute(key, value === true ? "" : value);
   }
@@ -19,6 +19,47 @@ export function h(tag, attrs = {}, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+// An h() node's listeners go through `node.handlers`, so that a node kept by
+// replaceKeeping can take over the handlers of the node drawn to replace it.
+function listen(node, type, handler) {
+  if (!node.handlers) node.handlers = {};
+  if (!(type in node.handlers)) node.addEventListener(type, (event) => node.handlers[type](event));
+  node.handlers[type] = handler;
+}
+
+// Whether every control in `node` answers only through h()'s handlers: one with
+// a listener of its own (a picker's) cannot be kept in place of a new one.
+function adoptable(node) {
+  const controls = node.matches("button, input, select, a") ? [node] : [];
+  controls.push(...node.querySelectorAll("button, input, select, a"));
+  return controls.every((control) => control.handlers || control.tagName === "A");
+}
+
+function adopt(kept, drawn) {
+  for (const type of Object.keys(kept.handlers || {})) if (!drawn.handlers || !(type in drawn.handlers)) kept.handlers[type] = () => {};
+  for (const [type, handler] of Object.entries(drawn.handlers || {})) listen(kept, type, handler);
+  [...drawn.children].forEach((child, i) => adopt(kept.children[i], child));
+}
+
+/**
+ * Put the `drawn` nodes in `root`, keeping each old node that is drawn the same
+ * (it takes over the new one's handlers). A redraw that changes nothing (the
+ * same state sent again) then neither loses a click between its press and its
+ * release nor moves the keyboard focus.
+ */
+export function replaceKeeping(root, drawn) {
+  const old = [...root.childNodes];
+  if (old.length !== drawn.length) {
+    root.replaceChildren(...drawn);
+    return;
+  }
+  drawn.forEach((node, i) => {
+    const same = old[i].isEqualNode(node) && (node.nodeType !== Node.ELEMENT_NODE || adoptable(node));
+    if (same && node.nodeType === Node.ELEMENT_NODE) adopt(old[i], node);
+    else if (!same) old[i].replaceWith(node);
+  });
 }
 
 /**
