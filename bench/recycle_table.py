@@ -1,7 +1,7 @@
 """Every RECYCLE file of a folder, uploaded by staff and played at the table in Chromium.
 
 Run ``python bench/recycle_table.py FOLDER [--only GLOB,...] [--sizes 1280x800,390x844]
-[--seconds 300] [--json OUT]``. It starts a server of its own (as the browser
+[--seconds 300] [--json OUT] [--shots DIR]``. It starts a server of its own (as the browser
 tests do: Daphne on a free port, a fresh SQLite file, bots without a pause, the
 rate limits off), logs in as staff, uploads every ``.gdl`` and ``.rcy`` file of
 FOLDER (titled by its file name) and waits for its playability check; then, at
@@ -154,12 +154,14 @@ SHOWN_TEXT_JS = """() => {
 }"""
 
 
-def look(page: Page, report: Report, names: set[str], watchdog: Watchdog) -> None:
-    """Add what the page shows now to ``report``: overlaps, alike buttons, internal names."""
+def look(page: Page, report: Report, names: set[str], watchdog: Watchdog, shots: Path | None = None) -> None:
+    """Add what the page shows now to ``report``: overlaps, alike buttons, internal names. With
+    ``shots``, a look that finds a new overlap saves the page's picture there."""
     with watchdog.call("a look at the layout"):
-        for problem in lasting_problems(page) + page.evaluate(SPILL_JS):
-            if problem not in report.overlaps:
-                report.overlaps.append(problem)
+        new = [p for p in lasting_problems(page) + page.evaluate(SPILL_JS) if p not in report.overlaps]
+        report.overlaps.extend(dict.fromkeys(new))
+        if new and shots is not None:
+            page.screenshot(path=str(shots / f"{Path(report.file).stem}-{report.size}-{report.moves}.png"))
         text = page.evaluate(SHOWN_TEXT_JS)
         labels = page.evaluate(
             "() => [...document.querySelectorAll('#actions button')]"
@@ -173,9 +175,17 @@ def look(page: Page, report: Report, names: set[str], watchdog: Watchdog) -> Non
             report.internal.append(name)
 
 
-def play(browser: Browser, url: str, game_id: str, report: Report, names: set[str], seconds: float) -> None:
+def play(
+    browser: Browser,
+    url: str,
+    game_id: str,
+    report: Report,
+    names: set[str],
+    seconds: float,
+    shots: Path | None = None,
+) -> None:
     """Open a table of ``game_id`` at ``report.size``, sit, fill with bots and play to the end (or
-    ``seconds``); fill ``report``."""
+    ``seconds``); fill ``report`` (and save pictures of overlaps in ``shots``)."""
     width, height = (int(n) for n in report.size.split("x"))
     phone = width < 600
     options = {**(PHONE if phone else {}), "viewport": {"width": width, "height": height}}
@@ -192,7 +202,7 @@ def play(browser: Browser, url: str, game_id: str, report: Report, names: set[st
         sit(page)
         fill_with_bots(page, "random")
         start(page)
-        look(page, report, names, watchdog)
+        look(page, report, names, watchdog, shots)
         rng = random.Random(1)
         version, changed = "", time.monotonic()
         while True:
@@ -212,10 +222,10 @@ def play(browser: Browser, url: str, game_id: str, report: Report, names: set[st
             if take_turn(page, rng, tap=phone, watchdog=watchdog, state=state, any_button=True):
                 report.moves += 1
                 if report.moves % LOOK_EVERY == 0:
-                    look(page, report, names, watchdog)
+                    look(page, report, names, watchdog, shots)
             else:
                 time.sleep(0.05)
-        look(page, report, names, watchdog)
+        look(page, report, names, watchdog, shots)
     except (AssertionError, PlaywrightError) as error:
         report.outcome = "stalled" if "within" in str(error) else "broken"
         report.why = " ".join(str(error).split())[:300]
@@ -226,7 +236,13 @@ def play(browser: Browser, url: str, game_id: str, report: Report, names: set[st
 
 
 def survey_file(
-    browser: Browser, url: str, staff: Page, path: Path, sizes: list[str], seconds: float
+    browser: Browser,
+    url: str,
+    staff: Page,
+    path: Path,
+    sizes: list[str],
+    seconds: float,
+    shots: Path | None = None,
 ) -> list[Report]:
     """Upload ``path`` and play it at every size; one report per size (one, when it was refused)."""
     game_id, why = upload(staff, url, path)
@@ -236,7 +252,7 @@ def survey_file(
     reports = []
     for size in sizes:
         report = Report(path.name, size)
-        play(browser, url, game_id, report, names, seconds)
+        play(browser, url, game_id, report, names, seconds, shots)
         reports.append(report)
     return reports
 
@@ -281,6 +297,7 @@ def run(
     seconds: float,
     say: Callable[[str], None],
     keep: Callable[[list[Report]], None] = lambda reports: None,
+    shots: Path | None = None,
 ) -> list[Report]:
     """Start a server and a browser, survey every file; return the reports. ``keep`` gets the
     reports so far after each file (a long survey stopped early keeps what it found)."""
@@ -296,7 +313,7 @@ def run(
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
             staff = staff_page(server, lambda: browser.new_context().new_page())
             for path in files_of(folder, only):
-                found = survey_file(browser, server.url, staff, path, sizes, seconds)
+                found = survey_file(browser, server.url, staff, path, sizes, seconds, shots)
                 for report in found:
                     said = f"{report.file} {report.size}: {report.outcome}, {report.moves} moves"
                     say(f"{said} {report.why[:120]}")
@@ -317,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="1280x800,390x844", help="window sizes, WIDTHxHEIGHT,...")
     parser.add_argument("--seconds", type=float, default=300.0, help="bound on one file's game at one size")
     parser.add_argument("--json", type=Path, help="write the reports here (after each file)")
+    parser.add_argument("--shots", type=Path, help="save a picture of each new overlap in this folder")
     parser.add_argument("--tables", action="store_true", help="print the table of a --json file's reports")
     args = parser.parse_args(argv)
     if args.tables:
@@ -333,9 +351,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             args.json.write_text(json.dumps([asdict(r) for r in reports], indent=1), encoding="utf-8")
 
-    reports = run(
-        args.folder, args.only, sizes, args.seconds, lambda line: print(line, file=sys.stderr), keep
-    )
+    if args.shots:
+        args.shots.mkdir(parents=True, exist_ok=True)
+    say = lambda line: print(line, file=sys.stderr)  # noqa: E731
+    reports = run(args.folder, args.only, sizes, args.seconds, say, keep, args.shots)
     print(table(reports))
     return 0
 
