@@ -250,6 +250,50 @@ def test_two_to_six_players_with_many_places_leave_nothing_overlapping(own_serve
     assert page.errors == []
 
 
+def six_places_each() -> str:
+    """Four seats of six one-card places each, named in words; a stock and a discard between them."""
+    deal = "\n".join(
+        f"      (all player 'P (move (top (game iloc STOCK)) (top ('P vloc {place}))))"
+        for place in ("ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX")
+    )
+    return f"""(game
+ (setup (create players 4)
+        (create deck (game iloc STOCK)
+                     (deck (RANK (A, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, J, Q, K))
+                           (SUIT (CLUBS, DIAMONDS, HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))
+{deal}
+      (move (top (game iloc STOCK)) (top (game vloc DISCARD)))))
+ (stage player (end (< (size (game iloc STOCK)) 8))
+  (choice ((move (top (game iloc STOCK)) (top (game vloc DISCARD)))
+           (move (top (game vloc DISCARD)) (top ((current player) vloc ONE))))))
+ (scoring max (size ((current player) vloc ONE))))"""
+
+
+def test_a_row_of_six_places_at_each_of_four_seats_leaves_the_middle_clear(own_server, new_page) -> None:
+    # On a phone the top seat's row of six places reaches down past every fixed spot of the
+    # middle's piles: they go where no seat's part crosses the felt.
+    staff = staff_page(own_server, new_page)
+    staff.locator("#game-name").fill("Six places")
+    staff.locator("#game-text").fill(six_places_each())
+    staff.get_by_role("button", name="Check and add").click()
+    expect(staff.locator("#added")).to_be_visible(timeout=60_000)
+    wait_checked(staff)
+    game_id = staff.locator("#added code").first.text_content().strip()
+    page = new_page(**PHONE)
+    page.goto(own_server.url + "/")
+    choose_name(page, "Ann")
+    create_table(page, game_id)
+    sit(page)
+    fill_with_bots(page, "random")
+    start(page)
+    expect(page.locator('#center .rpile[data-location="Discard"]')).to_be_visible()
+    expect(page.locator('#seats .rpile[data-location="Six"]')).to_have_count(4)
+    check_clear(page, "six-places", [(390, 844), (375, 667), (1280, 800)])
+    page.screenshot(path=str(ARTIFACTS / "recycle-six-places.png"))
+    assert page.errors == []
+
+
 def test_the_hearts_coding_shows_its_remembered_lead_clear_of_the_seats(own_server, new_page) -> None:
     staff = staff_page(own_server, new_page)
     game_id = upload(staff, library()["hearts"])

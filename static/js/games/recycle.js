@@ -93,14 +93,22 @@ function placeLabel(ctx, place) {
 }
 
 // Where the middle's piles go: the felt's middle band, else lower, else higher, else
-// smaller, else smaller still, else one above another; the first where they meet no seat's plate or pile. Seats sit around an
-// ellipse, and with side seats the middle band is theirs on a narrow felt.
+// smaller, else smaller still, else one above another; the first where they meet no seat's
+// plate or pile. Seats sit around an ellipse, and with side seats the middle band is theirs on
+// a narrow felt. Where every fixed spot meets a seat, the piles go in the tallest band of the
+// felt that no seat crosses (a top seat's row of places can reach down past "high").
 const SPOTS = ["mid", "low", "high", "mid tight", "low tight", "high tight", "mid tiny", "low tiny", "high tiny", "mid tiny column"];
+const BAND_SPOTS = ["band", "band tight", "band tiny", "band tiny column"];
+const SIDE = 0.27; // of the felt's width on each side of the middle's piles (recycle.css's inset)
 let placed = null;
 let watcher = null;
 
+function seatParts() {
+  return [...document.querySelectorAll("#seats .plate, #seats .rpile, #seats .bubble")].map((n) => n.getBoundingClientRect());
+}
+
 function clash(box) {
-  const seats = [...document.querySelectorAll("#seats .plate, #seats .rpile, #seats .bubble")].map((n) => n.getBoundingClientRect());
+  const seats = seatParts();
   let area = 0;
   for (const node of box.querySelectorAll(".rpile")) {
     const a = node.getBoundingClientRect();
@@ -113,8 +121,29 @@ function clash(box) {
   return area;
 }
 
+// The tallest band of the box's frame (the felt's middle, between its sides) that no seat's
+// part crosses: {top, bottom} in pixels from the frame's top, or null.
+function freeBand(box) {
+  const frame = box.offsetParent && box.offsetParent.getBoundingClientRect();
+  if (!frame) return null;
+  const left = frame.left + frame.width * SIDE;
+  const right = frame.right - frame.width * SIDE;
+  const taken = seatParts()
+    .filter((r) => r.right > left && r.left < right)
+    .map((r) => [r.top - frame.top, r.bottom - frame.top])
+    .sort((a, b) => a[0] - b[0]);
+  let best = null;
+  let at = 0;
+  for (const [top, bottom] of [...taken, [frame.height, frame.height]]) {
+    if (top - at > (best ? best.bottom - best.top : 0)) best = { top: at, bottom: top, height: frame.height };
+    at = Math.max(at, bottom);
+  }
+  return best;
+}
+
 function place(box) {
   if (!box.isConnected) return;
+  box.style.inset = "";
   let best = null;
   for (const spot of SPOTS) {
     box.dataset.spot = spot;
@@ -122,7 +151,20 @@ function place(box) {
     if (!area) return;
     if (!best || area < best.area) best = { spot, area };
   }
+  const band = freeBand(box);
+  if (band) {
+    const margin = 4;
+    const inset = `${band.top + margin}px ${SIDE * 100}% ${band.height - band.bottom + margin}px`;
+    for (const spot of BAND_SPOTS) {
+      box.dataset.spot = spot;
+      box.style.inset = inset;
+      const area = clash(box);
+      if (!area) return;
+      if (area < best.area) best = { spot, area, inset };
+    }
+  }
   box.dataset.spot = best.spot;
+  box.style.inset = best.inset || "";
 }
 
 /** Place the middle's piles once drawn (and once more a frame later, when the seats around
