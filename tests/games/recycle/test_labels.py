@@ -123,7 +123,6 @@ def test_a_seats_places_come_in_the_descriptions_order_and_name_their_moves() ->
     assert view["choice_items"] == [["place"], []]
 
 
-
 def test_places_named_as_the_decks_ranks_come_in_the_order_dealt() -> None:
     # TWO..SIX are ranks of the deck, written before the places ONE..SIX are dealt: the deck's
     # words are not the description's order of its places.
@@ -143,6 +142,7 @@ def test_places_named_as_the_decks_ranks_come_in_the_order_dealt() -> None:
     view = game.view(game.new(None, None, 1), 0)
     mine = [place["label"] for place in view["locations"] if place["owner"] == "0"]
     assert mine == ["One", "Two", "Three", "Four", "Five", "Six"]
+
 
 BIDS = f"""(game
  (setup (create players 4) (create teams (0, 2) (1, 3)) (create deck (game iloc STOCK) (deck {FRENCH})))
