@@ -1,13 +1,14 @@
 // "Hint": the server's suggestion for this seat (the normal bot's move), shown as a
-// ribbon on its cards (or a toast for a move without cards). It stands until the
-// player moves, while its move is still one of their legal moves: another seat's
-// pass in Hearts changes the version, not the hint.
+// ribbon on its cards and said in a toast. It stands until the player moves, while its
+// move is still one of their legal moves: another seat's pass in Hearts changes the
+// version, not the hint. An answer that comes when its move is no longer legal is not
+// shown, and the toast goes with the hint.
 
 import { cardName } from "./cards.js";
 import { h } from "./layout.js";
-import { toast } from "./panels.js";
+import { hideToast, toast } from "./panels.js";
 
-const hint = { asked: false, shown: null };
+const hint = { asked: false, shown: null, said: null };
 
 /** Whether the hint still stands for `ctx`. */
 export function hintShown(ctx) {
@@ -20,9 +21,13 @@ export function hintShown(ctx) {
   return shown.legal;
 }
 
-/** The hint's cards as hand marks, added to `marks` (a Map card -> mark). */
+/** The hint's cards as hand marks, added to `marks` (a Map card -> mark); a hint that no longer
+ * stands takes its toast away. */
 export function addHintMarks(ctx, marks) {
-  if (!hintShown(ctx)) return marks;
+  if (!hintShown(ctx)) {
+    unsay();
+    return marks;
+  }
   for (const card of hint.shown.cards) marks.set(card, { short: "hint", label: "the hint suggests this card", kind: "hint" });
   return marks;
 }
@@ -32,11 +37,19 @@ export function onHint(msg, ctx, redraw) {
   if (!ctx || !hint.asked) return;
   hint.asked = false;
   const move = msg.move || {};
+  const key = JSON.stringify(move);
+  // Asked at a turn the player has since left (they moved while the server thought).
+  if (!ctx.legal.some((m) => JSON.stringify(m) === key)) return redraw();
   const cards = hintCards(ctx, move);
-  hint.shown = { key: JSON.stringify(move), legalAt: ctx.version, legal: true, cards, move };
-  if (!cards.length) toast(`Hint: ${ctx.game.moveLabel ? ctx.game.moveLabel(move, ctx) : JSON.stringify(move)}`);
-  else toast(`Hint: ${cards.map(cardName).join(", ")}`);
+  hint.shown = { key, legalAt: ctx.version, legal: true, cards, move };
+  hint.said = cards.length ? `Hint: ${cards.map(cardName).join(", ")}` : `Hint: ${ctx.game.moveLabel ? ctx.game.moveLabel(move, ctx) : key}`;
+  toast(hint.said);
   redraw();
+}
+
+function unsay() {
+  if (hint.said) hideToast(hint.said);
+  hint.said = null;
 }
 
 /** The cards a move names: the layout's `moveCards` when it has one (a RECYCLE choice's
@@ -49,7 +62,9 @@ function hintCards(ctx, move) {
 /** The player moved, or the server refused the question: no hint stands or is awaited. */
 export function forgetHint(asked = false) {
   hint.asked = false;
-  if (!asked) hint.shown = null;
+  if (asked) return;
+  hint.shown = null;
+  unsay();
 }
 
 /** The "Hint" button beside the turn banner ("Hint shown" while one stands), or null when not your turn. */

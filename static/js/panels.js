@@ -223,6 +223,12 @@ function placeToast(box) {
 }
 
 /** A short message over the felt, never over the turn banner nor a card, pile or seat (errors, hints). */
+/** Hide the toast if it still says `text` (what it said may have stopped being true). */
+export function hideToast(text) {
+  const box = document.getElementById("toast");
+  if (!box.hidden && box.textContent === text) box.hidden = true;
+}
+
 export function toast(text) {
   const box = document.getElementById("toast");
   box.textContent = text;

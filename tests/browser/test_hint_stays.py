@@ -1,15 +1,16 @@
 """The hint's ribbons in Hearts' pass stay when another seat passes (the version
-changes, the hint does not), and go when the player passes."""
+changes, the hint does not), and go when the player passes; its toast goes with it,
+and an answer that comes after the player has moved is not shown."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.driver import choose_name, create_table, fill_with_bots, sit, start
+from tests.browser.driver import choose_name, create_table, fill_with_bots, play_against_bots, sit, start
 
 pytestmark = [pytest.mark.browser]
 
@@ -50,3 +51,54 @@ def test_hint_ribbons_survive_another_seats_pass(site_server, new_page) -> None:
     expect(ann.locator("#turn-banner")).not_to_have_text(re.compile("choose 3 cards"))
     expect(ann.locator("#hand button.card.mark-hint")).to_have_count(0)
     assert ann.errors == [] and bob.errors == []
+
+
+def pass_cards(page: Page, cards: list[str]) -> None:
+    """Choose ``cards`` in the hand and press "Pass cards"; wait until the page has sent the pass."""
+    for card in cards:
+        page.locator(f"#hand button.card[data-card='{card}']").click()
+    page.locator("#actions").get_by_role("button", name="Pass cards").click()
+    expect(page.locator("#turn-banner")).not_to_have_text(re.compile("choose 3 cards"))
+
+
+def test_the_hints_toast_goes_when_the_player_moves(site_server, new_page) -> None:
+    page = new_page(viewport={"width": 1280, "height": 800})
+    play_against_bots(page, site_server.url, "Ann", "hearts", 4, {"Play to": "50"})
+    expect(page.locator("#actions").get_by_role("button", name="Pass cards")).to_be_visible()
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#toast")).to_contain_text("Hint:")
+    ribbons = page.locator("#hand button.card.mark-hint")
+    expect(ribbons).to_have_count(3)
+    pass_cards(page, ribbons.evaluate_all("bs => bs.map(b => b.dataset.card)"))
+    # Hidden now, not when its four seconds are up: it names cards no longer in the hand.
+    expect(page.locator("#toast")).to_be_hidden(timeout=1_000)
+    assert page.errors == []
+
+
+def test_a_hint_answered_after_the_player_moved_is_not_shown(site_server, new_page) -> None:
+    page = new_page(viewport={"width": 1280, "height": 800})
+    held: list[str] = []
+    sockets: list[WebSocketRoute] = []
+
+    def hold_hints(ws: WebSocketRoute) -> None:
+        # The page's socket, through the test: the server's hint answers are kept back.
+        server = ws.connect_to_server()
+        sockets.append(ws)
+        server.on_message(lambda m: held.append(m) if '"type":"hint"' in str(m) else ws.send(m))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), hold_hints)
+    play_against_bots(page, site_server.url, "Ann", "hearts", 4, {"Play to": "50"})
+    expect(page.locator("#actions").get_by_role("button", name="Pass cards")).to_be_visible()
+    page.get_by_role("button", name="Hint").click()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the server never answered the hint"
+    legal = page.locator("#hand button.card.legal").evaluate_all("bs => bs.slice(0, 3).map(b => b.dataset.card)")
+    pass_cards(page, legal)
+    sockets[-1].send(held[0])  # the answer, late: it suggests a pass already made
+    page.wait_for_timeout(300)
+    assert page.locator("#toast").is_hidden()
+    expect(page.locator("#hand button.card.mark-hint")).to_have_count(0)
+    assert page.errors == []
