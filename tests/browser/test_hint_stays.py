@@ -95,8 +95,8 @@ def test_a_hint_answered_after_the_player_moved_is_not_shown(site_server, new_pa
             break
         page.wait_for_timeout(100)
     assert held, "the server never answered the hint"
-    legal = page.locator("#hand button.card.legal").evaluate_all("bs => bs.slice(0, 3).map(b => b.dataset.card)")
-    pass_cards(page, legal)
+    three = "bs => bs.slice(0, 3).map(b => b.dataset.card)"
+    pass_cards(page, page.locator("#hand button.card.legal").evaluate_all(three))
     sockets[-1].send(held[0])  # the answer, late: it suggests a pass already made
     page.wait_for_timeout(300)
     assert page.locator("#toast").is_hidden()
