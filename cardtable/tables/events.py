@@ -27,11 +27,16 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class TableChanged:
-    """A change to a table committed (after commit). ``snapshot``: the committed table, after a move."""
+    """A change to a table committed (after commit). ``snapshot``: the committed table, after a move.
+
+    ``joined``: the connection whose arrival this is (a presence change), which its
+    own connect has sent the state already.
+    """
 
     table_id: str
     version: int
     snapshot: Any = None
+    joined: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@
 A change committed here reaches this process's seats without the layer; on a
 layer that reaches other processes it is sent once to the table's group, where
 another process's hub fans it out to its seats without a read; the hub's
-channel leaves a group with the table's last socket; and a layer that fails
+channel leaves a group with the table's last socket; a connection's arrival is
+told to the others at its table, with no read where there are none; and a layer that fails
 and comes back finds the hub in its groups again, its seats brought up to date.
 """
 
@@ -24,6 +25,7 @@ from cardtable.tables.authority import moving, state
 from cardtable.tables.live import broadcast, fanout, layerlink
 from cardtable.tables.live.layers import InMemoryChannelLayer
 from cardtable.tables.models import Table
+from tests.server.conftest import Client
 from tests.server.test_move_path import hearts_table, play_one, seated_clients
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,6 +86,7 @@ class Seat:
         self.table_id = table_id
         self.sent_version = -1
         self.states: list[state.Snapshot] = []
+        self.channel_name = fanout.connection_name()
 
     viewer = None  # a spectator's eyes
 
@@ -372,3 +375,22 @@ async def test_a_wake_s_text_is_made_once_on_the_loop_while_the_move_commits(
         assert made_on == [threading.get_ident()] and json.loads(text)["state"] == {"n": 1}
     finally:
         hub.stop()
+
+
+async def test_an_arrival_is_told_to_the_others_here_and_costs_no_read_when_there_are_none(
+    in_memory: InMemoryChannelLayer, reads: list[str]
+) -> None:
+    table, people = await database_sync_to_async(hearts_table)()
+    first = await Client(table.pk, people[0][1]).connect()
+    await first.quiet(0.3)
+    assert reads == []  # nobody else here to tell: its own connect read the table
+    assert [m["type"] for m in first.messages].count("state") == 1
+    second = await Client(table.pk, people[1][1]).connect()
+    await first.until(lambda m: m["type"] == "state" and m["table"]["seats"][1]["connected"])
+    await first.quiet(0.3)
+    await second.quiet(0.3)
+    assert reads == [table.pk]  # one read, for the seat already here
+    assert [m["type"] for m in second.messages].count("state") == 1  # not its own arrival again
+    await second.close()
+    await first.until(lambda m: m["type"] == "state" and not m["table"]["seats"][1]["connected"])
+    await first.close()

@@ -25,7 +25,7 @@ async def test_a_hint_is_one_of_your_legal_moves_and_only_you_get_it(settings) -
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hint": {"player": (2, 3600)}}
     table, people = await database_sync_to_async(two_humans_table)()
     clients = [await Client(table.pk, cookie).connect() for _, cookie in people]
-    states = [await c.next_state() for c in clients]
+    states = [c.state for c in clients]  # each connect read its state
     to_act = states[0]["to_act"][0]
     mover, other = clients[to_act], clients[1 - to_act]
     legal = states[to_act]["legal_moves"]

@@ -143,10 +143,10 @@ def _reseat(table_id: str) -> None:
     Table.objects.filter(pk=table_id).update(seating=F("seating") + 1)
 
 
-def _wake(table: Table) -> None:
+def _wake(table: Table, joined: str | None = None) -> None:
     # Presence does not change the version: the same version is sent again.
     table_id, version = table.pk, table.version
-    transaction.on_commit(lambda: emit(TableChanged(table_id, version)))
+    transaction.on_commit(lambda: emit(TableChanged(table_id, version, joined=joined)))
 
 
 def join(channel: str, table_id: str, player_id: int | None) -> datetime | None:
@@ -175,7 +175,8 @@ def join(channel: str, table_id: str, player_id: int | None) -> datetime | None:
         if since is not None or seat.stand_in or seat.timeouts:
             _reseat(table_id)  # the stand-in gives the seat back (or never takes it)
             Seat.objects.filter(pk=seat.pk).update(away_since=None, stand_in=False, timeouts=0)
-        _wake(Table.objects.get(pk=table_id))  # the seat shows connected again
+        # The seat shows connected again, to the others: this connection reads the table next.
+        _wake(Table.objects.get(pk=table_id), joined=channel)
         return since
 
 

@@ -80,15 +80,21 @@ def table_of(group: str) -> str | None:
     return group[len(_GROUP_PREFIX) :] if group.startswith(_GROUP_PREFIX) else None
 
 
-def table_changed(table_id: str, version: int, *, snapshot: Snapshot | None = None) -> None:
+def table_changed(
+    table_id: str, version: int, *, snapshot: Snapshot | None = None, joined: str | None = None
+) -> None:
     """Wake every connection of the table, in this process and the others (from sync code, after commit).
 
     The connections it reaches in one process share a single read of the table
     (the hub reads once per wake). ``snapshot`` is the committed table: this process's connections take it
     as is, and the wake carries it to the others as JSON text (if the layer
-    refuses the wake with it, the wake goes without).
+    refuses the wake with it, the wake goes without). ``joined`` names the connection
+    whose arrival the change is: its own connect sends it the state, so the wake
+    passes it by, and a process with no other connection at the table reads nothing.
     """
     message: dict[str, Any] = {"type": "table.changed", "version": version}
+    if joined is not None:
+        message["joined"] = joined
     hub = _running_hub()
     if snapshot is not None and not isinstance(get_channel_layer(), InMemoryChannelLayer | None):
         # An in-memory layer reaches only this process, which holds the snapshot already.
@@ -99,7 +105,7 @@ def table_changed(table_id: str, version: int, *, snapshot: Snapshot | None = No
 
 def on_table_changed(event: TableChanged) -> None:
     """The fan-out's handler of a committed change: ``table_changed``."""
-    table_changed(event.table_id, event.version, snapshot=event.snapshot)
+    table_changed(event.table_id, event.version, snapshot=event.snapshot, joined=event.joined)
 
 
 def on_move_committing(event: MoveCommitting) -> None:

@@ -60,6 +60,7 @@ class Connection(Protocol):
 
     table_id: str
     sent_version: int
+    channel_name: str  # the name a presence wake's ``joined`` gives
 
     @property
     def viewer(self) -> int | None:
@@ -95,9 +96,9 @@ class Hub:
         self._tails: dict[str, asyncio.Task[None]] = {}  # each table's last wake being delivered
         # A move being committed: its snapshot and its frames by viewer (``prepare``).
         self._prepared: dict[str, tuple[Snapshot, dict[int | None, str]]] = {}
-        # Tables with a wake that will read the table and has not begun to, and the newest
-        # version it stands for (``_deliver``).
-        self._unread: dict[str, list[int | None]] = {}
+        # Tables with a wake that will read the table and has not begun to: the newest
+        # version it stands for, and the connection it passes by (``_deliver``).
+        self._unread: dict[str, list[Any]] = {}
 
     # Starting and stopping
 
@@ -191,14 +192,19 @@ class Hub:
         if kind == "table.changed":
             version = event.get("version")
             if snap is None and event.get("snapshot") is None:
+                joined = event.get("joined")
+                if joined is not None and all(c.channel_name == joined for c in self.local[table_id]):
+                    return  # a connection's arrival, and nobody else here to tell of it
                 waiting = self._unread.get(table_id)
                 if waiting is not None:
                     # A wake that will read the table after this change waits already: it shows
                     # this one too. Four seats coming back at once make one read, not four.
                     newer = isinstance(version, int) and isinstance(waiting[0], int)
                     waiting[0] = max(version, waiting[0]) if newer else None  # None: read whatever
+                    if waiting[1] != joined:
+                        waiting[1] = None  # it now tells every connection here
                     return
-                self._unread[table_id] = [version]
+                self._unread[table_id] = [version, joined]
             coro = self._wake(table_id, version, snap, event.get("snapshot"), previous, frames)
         elif kind == "table.chat":
             coro = self._chat(table_id, event["message"], previous)
@@ -220,14 +226,16 @@ class Hub:
         frames: dict[int | None, str] | None = None,
     ) -> None:
         own = snap is not None
+        joined = None
         if snap is None and carried is None and table_id in self._unread:
             # The versions of the wakes folded into this one; a change committed from now on
             # needs a read of its own.
-            version = self._unread.pop(table_id)[0]
+            version, joined = self._unread.pop(table_id)
         if snap is None:
-            conns = self.local.get(table_id, {})
-            if isinstance(version, int) and all(conn.sent_version > version for conn in conns):
-                snap = None  # old news for everyone here: no read
+            conns = [conn for conn in self.local.get(table_id, ()) if conn.channel_name != joined]
+            old_news = isinstance(version, int) and all(conn.sent_version > version for conn in conns)
+            if not conns or old_news:
+                snap = None  # nobody here to tell, or old news for everyone here: no read
             else:
                 try:
                     snap = remember(from_wake(carried)) if carried is not None else await _read(table_id)
@@ -242,6 +250,8 @@ class Hub:
         if not own and snap.clock:  # another process's change: watch its deadline here too
             emit(DeadlineSet(table_id, snap.deadline))
         for conn in list(self.local.get(table_id, ())):
+            if joined is not None and conn.channel_name == joined:
+                continue  # its connect sent it the state
             frame = frames.get(conn.viewer) if frames is not None else None
             try:
                 await conn.show_state(snap, frame)
