@@ -213,3 +213,21 @@ def test_a_comment_naming_an_attribute_the_game_also_keeps_says_what_is_kept() -
     # rules name that word, where a card's suit elsewhere is "suit".
     about = load("games/recycle/library/crazy_eights.rcy").info.how_to_play[0]
     assert "a card of the suit to follow (Suit) or of the rank" in about
+
+
+def test_a_guard_the_choice_already_says_is_not_said_twice() -> None:
+    # "If there is a card in your Hand whose suit is ...: choose a card of your Hand whose suit is
+    # ..." says its filter twice: a choice among no cards is no choice, so that test goes.
+    play = "(choice ((any 'PLAYABLE 'C (move 'C (top (game vloc DISCARD))))"
+    guarded = SHEDDING.replace(
+        play,
+        "(choice (((and (> (size 'PLAYABLE) 0) (> (size (game vloc DISCARD)) 0))"
+        " (any 'PLAYABLE 'C (move 'C (top (game vloc DISCARD)))))",
+    )
+    assert guarded != SHEDDING
+    moves = paragraph("The moves of stage 1:", guarded)
+    assert moves.startswith(
+        "The moves of stage 1: (1) If the Discard is not empty: choose a card of your Hand whose suit is "
+        "the suit of the top card of the Discard or whose rank is"
+    )
+    assert moves.count("there is a card") == 0 and moves.count("there is no card") == 1
