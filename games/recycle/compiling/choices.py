@@ -120,6 +120,14 @@ class Choices(CardSets):
                 return out
 
             return per_item
+        if k == "let":
+            # A value bound around an any (Lost Cities' cards of the colour chosen): the any still
+            # offers an option per item, as CardStock's RecurseDo binds and goes on; run as an
+            # action it would do its body for every item (every card of the colour played at once).
+            value_node, var, body_node = a
+            value = self.value(value_node, scope)
+            bound = self.options(body_node, {**scope, var: self.kind(value_node, scope)}, top=top)
+            return lambda st, env: bound(st, {**env, var: value(st, env)})
         if k == "do":
             parts = [(self.options(x, scope), *self._plain_guard(x, scope), self.branches(x)) for x in a]
 

@@ -123,6 +123,7 @@ class RecycleGame(Game):
                 if found is not None:
                     runner.make_actions(self.program, state, seat, *found)
                     table.after_move(self.program, state, seat, found[0], before)
+                    remember_said(state, said)  # else the view's last move keeps an earlier move's words
                     return NO_EVENTS
             else:
                 runner.make(self.program, state, seat, index)

@@ -20,6 +20,7 @@ from games.recycle.reading.forms import is_kind, leading_comments, sentence, wal
 from games.recycle.reading.syntax import Node
 from games.recycle.words.names import readable
 from games.recycle.words.phrases import LOCATION_KINDS, count_name, place, series
+from games.recycle.words.phrases_words import word
 from games.recycle.words.setup_text import SetupText
 
 # Bounds on the text, so a huge description (200,000 characters) still lists in a few kilobytes
@@ -111,9 +112,46 @@ class _Describer(SetupText):
     def names_said(self, comment: str) -> str:
         """Return an author's comment with the program's names said as the rules say them: it
         names counts and places as the program spells them ("until FINISHED"), the rules
-        as words ("until Finished")."""
+        as words ("until Finished"); a card's attribute as the rules say it ("follow SUIT":
+        "follow suit"), and a value as the rules say a value ("the EIGHT": "the 8", "said
+        PICKUP": "said pick up")."""
         names = self.program_names
-        return NAME.sub(lambda m: readable(m[0]) if m[0] in names else m[0], comment)
+        attributes = self.program.attribute_tables
+        values = self.program_values
+
+        def said(match: re.Match[str]) -> str:
+            name = match[0]
+            if name not in names:
+                return name  # the author's own capitals ("GDL", "NOTE"), not the program's
+            if name in attributes:  # a card's suit, unless the game keeps one (Crazy Eights' Suit)
+                return readable(name) if name in self.program_places else name.lower()
+            return word(name) if name in values else readable(name)
+
+        text = NAME.sub(said, comment)
+        # A sentence that began with a name said in lower case ("SPADES in the GDL") still begins
+        # with a capital.
+        return text[:1].upper() + text[1:] if comment[:1].isupper() else text
+
+    @cached_property
+    def program_places(self) -> set[str]:
+        """The names of the program's places and of what it keeps (counts, words, point maps)."""
+        kinds = ("location", "storage", "string", "points")
+        return {
+            node.args[-1]
+            for node in walk(self.root)
+            if node.kind.endswith(kinds) and node.args and isinstance(node.args[-1], str)
+        }
+
+    @cached_property
+    def program_values(self) -> set[str]:
+        """The names the program uses as values: its cards' attribute values (``EIGHT``,
+        ``HEARTS``) and the names it sets or compares (``PICKUP``, ``ALONE``). A name that is
+        also a place (Euchre's ``ALONE``) is a value here: a comment says what was bid."""
+        values = {value for attrs in self.program.card_attrs for value in attrs.values()}
+        for node in walk(self.root):
+            if node.kind == "name":  # not a list of names: Golf's (ONE, TWO...) names its places
+                values.add(node.args[0])
+        return values
 
     @cached_property
     def program_names(self) -> set[str]:

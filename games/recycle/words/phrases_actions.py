@@ -6,8 +6,10 @@ a deal (``all player`` of ``repeat N`` moves) and a whole-pile move are said as 
 
 from __future__ import annotations
 
+from games.recycle.compiling.fast import shape
 from games.recycle.reading.syntax import Node
 from games.recycle.words.phrases import ValuePhrases, place, series
+from games.recycle.words.phrases_words import is_kind_of
 
 
 class Phrases(ValuePhrases):
@@ -26,7 +28,44 @@ class Phrases(ValuePhrases):
         return "; ".join(self.action(a) for a in actions)
 
     def _a_guarded(self, condition: Node, act: Node) -> str:
+        condition = self._unimplied(condition, act)
+        if condition is None:
+            return self.action(act)
         return f"if {self.value(condition)}: {self.action(act)}"
+
+    def _unimplied(self, condition: Node, act: Node) -> Node | None:
+        """Return the guard without the tests that the action's choice says already: "there is a
+        card in your Hand whose suit is the Lead: choose a card of your Hand whose suit is the
+        Lead" is "choose a card of your Hand whose suit is the Lead", as a choice among no cards
+        is none (Klaverjassen's moves said each long filter twice); ``None`` when nothing is left."""
+        if not (isinstance(act, Node) and act.kind == "agg" and act.args[0] == "any"):
+            return condition
+        over = self.resolve(act.args[1])
+        source = over.args[0] if is_kind_of(over, "filter") else over
+        if not (isinstance(source, Node) and source.kind.endswith("location")):
+            return condition  # a filter of a filter: its choice is said without the outer test
+        chosen = shape(over)
+        conjuncts = (
+            condition.args[1:]
+            if is_kind_of(condition, "logic") and condition.args[0] == "and"
+            else (condition,)
+        )
+        kept = [c for c in conjuncts if not self._some_of(c, chosen)]
+        if len(kept) == len(conjuncts):
+            return condition
+        if not kept:
+            return None
+        return kept[0] if len(kept) == 1 else Node("logic", ("and", *kept), condition.line, condition.column)
+
+    def _some_of(self, test: object, chosen: object) -> bool:
+        """Return whether ``test`` says only that the collection ``chosen`` (a shape) is not empty."""
+        if not is_kind_of(test, "compare"):
+            return False
+        op, left, right = test.args  # type: ignore[union-attr]
+        if not (is_kind_of(left, "size") and is_kind_of(right, "number")):
+            return False
+        some = (op in (">", "!=") and right.args[0] == 0) or (op == ">=" and right.args[0] == 1)
+        return some and shape(self.resolve(left.args[0])) == chosen
 
     def _a_agg(self, quantifier: str, over: Node, var: str, body: Node) -> str:
         dealt = self._deal(over, var, body)

@@ -191,7 +191,11 @@ def _candidates(branch: object) -> list[str]:
         return []
     if branch.kind == "agg":
         return _item_words(branch)
-    out: list[str] = []
+    # A branch whose items an ``any`` inside a ``do`` binds (Spite and Malice's "hand to reserve")
+    # is said as that ``any`` is, its card moved between its places named in the items' order.
+    first = next((n for n in _walk(branch) if n.kind == "agg" and n.args[0] == "any"), None)
+    between = _between(first) if first is not None else None
+    out: list[str] = [between] if between else []
     moves = [n for n in _walk(branch) if n.kind == "move"]
     swap = _swap(branch)
     if swap:
@@ -211,6 +215,8 @@ def _candidates(branch: object) -> list[str]:
             out.append(
                 readable(target.args[-1]) if isinstance(target.args[-1], str) else "Move"
             )  # LAMA's "Quit"
+    if first is not None and not out:
+        out.extend(_item_words(first))  # a card played to a place chosen, a bid set...
     if not moves and not out:
         # A branch that only raises or lowers counts (Coup's income) says so; else it passes.
         out.extend(word for node in _walk(branch) if (word := _count_change(node)) and word not in out)
@@ -237,6 +243,9 @@ def _item_words(agg: Node) -> list[str]:
     """Words that lead a branch's items: what the items are for ("Bid", "Turn up", "Give to")."""
     var = agg.args[2]
     body = agg.args[3]
+    between = _between(agg)
+    if between:
+        return [between]
     for node in _walk(body):
         # A count set to the item (a bid): its name leads the number ("Bid" 3).
         if (
@@ -271,6 +280,26 @@ def _item_words(agg: Node) -> list[str]:
         if _uses(move.args[0], var) and target is not None:
             return [f"Play to {'your' if _current(target) else 'the'} {_loc_words(target)}"]
     return []
+
+
+def _between(agg: Node) -> str | None:
+    """``From your side to the table`` for items that are both ends of a move: the place a card
+    leaves and the place it goes, said in the order the items come ("To the table from your
+    side" when the place it goes is chosen first), so that the two read apart."""
+    bound = [n.args[2] for n in _walk(agg) if n.kind == "agg" and n.args[0] == "any"]
+    for move in (n for n in _walk(agg) if n.kind == "move"):
+        source, target = _place(move.args[0]), _place(move.args[1])
+        if source is None or target is None:
+            continue
+        leaves = next((i for i, var in enumerate(bound) if _uses(source, var)), None)
+        goes = next((i for i, var in enumerate(bound) if _uses(target, var)), None)
+        if leaves is None or goes is None or leaves == goes:
+            continue
+        start = f"from {'your' if _current(source) else 'the'} {_loc_words(source)}"
+        end = f"to {'your' if _current(target) else 'the'} {_loc_words(target)}"
+        text = f"{start} {end}" if leaves < goes else f"{end} {start}"
+        return text[0].upper() + text[1:]
+    return None
 
 
 def _swap(branch: Node) -> str | None:

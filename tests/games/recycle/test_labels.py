@@ -257,3 +257,47 @@ def test_a_comment_above_a_choice_sharing_its_first_branchs_line_titles_no_branc
     text = TITLED.replace("(choice (\n\n    ;; Income\n\n    (inc", ";; Income\n  (choice ((inc")
     (words,) = loads(text, "Titled").words.values()
     assert words[0] != "Income" and words[1] == "Duke tax"
+
+
+# Branches whose items an `any` inside a `do` binds, as Spite and Malice's are: a card of the hand
+# and a reserve place, a table place and a card, a card moved between a reserve and a table place
+# (chosen in either order), a bid.
+RESERVES = f"""(game
+ (declare (ONE, TWO) 'PLOCS)
+ (declare (LEFT, RIGHT) 'TLOCS)
+ (setup (create players 2) (create deck (game iloc STOCK) (deck {FRENCH})))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (all player 'P (move (top (game iloc STOCK)) (top ('P vloc ONE))))))
+ (stage player (end (> (game sto ROUNDS) 6))
+  (choice (
+    (do ((any ((current player) iloc HAND) 'C (any 'PLOCS 'L (move 'C (top ((current player) vloc 'L)))))))
+    (do ((any 'TLOCS 'T (any ((current player) iloc HAND) 'C (move 'C (top (game vloc 'T)))))))
+    (do ((any 'PLOCS 'L (any 'TLOCS 'T ((> (size ((current player) vloc 'L)) 0)
+                                         (move (top ((current player) vloc 'L)) (top (game vloc 'T))))))))
+    (do ((any 'TLOCS 'T (any 'PLOCS 'L ((> (size ((current player) vloc 'L)) 0)
+                                         (move (top ((current player) vloc 'L)) (top (game vloc 'T))))))))
+    (do ((any (range 1 .. 3) 'B (set ((current player) sto BID) 'B))))))
+  (do ((inc (game sto ROUNDS) 1))))
+ (scoring max (size ((current player) iloc HAND))))"""
+
+
+def test_branches_binding_items_inside_a_do_say_where_their_card_goes() -> None:
+    game = loads(RESERVES, "Reserves")
+    view = game.view(game.new(None, None, 1), 0)
+    assert view["choice_words"] == [
+        "Play to your side",
+        "Play to the table",
+        "From your side to the table",
+        "To the table from your side",  # the place it goes is the first item
+        "Bid",  # a number bid, not "Pass"
+    ]
+    assert view["choice_items"] == [
+        ["card", "place"],
+        ["place", "card"],
+        ["place", "place"],
+        ["place", "place"],
+        ["number"],
+    ]
+    moves = game.legal_moves(game.new(None, None, 1), 0)
+    assert {"choice": [2, "ONE", "LEFT"]} in moves and {"choice": [3, "LEFT", "ONE"]} in moves

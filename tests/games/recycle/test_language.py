@@ -329,3 +329,37 @@ def test_an_option_whose_first_guard_fails_is_no_option() -> None:
     assert game.is_over(state) and [game.program.names[c] for c in state.locs[(GAME, "vloc", "PILE")]] == [
         "2H"
     ]
+
+
+# A suit chosen, then one card of that suit from a collection a `let` binds (as CardStock's Lost
+# Cities chooses a colour, then a card of it).
+LET_IN_CHOICE = f"""(game
+ (setup (create players 2) {DECK_04})
+ (do ((repeat 3 (move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))
+ (stage player (end (== (size (game vloc PILE)) 2))
+  (choice ((any (HEARTS, SPADES) 'S
+                (let (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) 'S)) 'MINE
+                  ((> (size 'MINE) 0)
+                   (any 'MINE 'M (move 'M (top (game vloc PILE))))))))))
+ (scoring max (size ((current player) iloc HAND))))"""
+
+
+def test_an_any_inside_a_let_inside_a_choice_offers_each_item() -> None:
+    game = loads(LET_IN_CHOICE, "Let")
+    state = game.new(None, None, 0)
+    # The hand holds 3S, 3H, 2S: one move per card, each led by its suit (not one per suit
+    # playing every card of it).
+    assert sorted(map(str, game.legal_moves(state, 0))) == sorted(
+        map(
+            str,
+            [
+                {"choice": [0, "HEARTS", "3H"]},
+                {"choice": [0, "SPADES", "3S"]},
+                {"choice": [0, "SPADES", "2S"]},
+            ],
+        )
+    )
+    game.apply(state, 0, {"choice": [0, "SPADES", "2S"]})
+    view = game.view(state, 0)
+    assert [place["cards"] for place in view["locations"] if place["name"] == "PILE"] == [["2S"]]
+    assert sorted(view["hand"]) == ["3H", "3S"]

@@ -69,7 +69,9 @@ def test_a_set_picked_is_made_and_a_wrong_one_refused_leaving_the_state_as_it_wa
     view = game.view(state, 1)
     discard = next(p for p in view["locations"] if p["name"] == "DISCARD")
     assert discard["cards"] == chosen
-    assert view["last"] == {"seat": 0, "move": {"choice": [0, chosen]}}
+    # The move keeps the words of the choice it was made at, as a listed move does.
+    words = game.words[next(iter(game.words))]
+    assert view["last"] == {"seat": 0, "move": {"choice": [0, chosen]}, "words": words, "items": [["cards"]]}
     assert len(game.view(state, 0)["hand"]) == 5 and game.to_act(state) == [1]
 
 

@@ -4,9 +4,11 @@ comment each said in plain words, never a variable's letter or a program's inter
 
 from __future__ import annotations
 
+import re
+
 from bench.rules_checks import findings
 from games.info import GameInfo
-from games.recycle import loads
+from games.recycle import load, loads
 
 # Four players in two teams lay a card face down on each of two spots, then play their hands.
 SPOTS = """;; Spots: each player lays a card face down on each spot,
@@ -164,4 +166,68 @@ def test_a_stage_comment_naming_the_programs_counts_says_them_as_the_rules_do() 
 
 def test_the_about_paragraph_says_the_programs_names_as_words_and_keeps_the_authors_others() -> None:
     text = ";; HEARTS and SPADES on SPOTS, as in the GDL\n" + SPOTS.split("\n", 2)[2]
-    assert info(text).how_to_play[0] == "About this game: Hearts and Spades on Spots, as in the GDL."
+    # A suit is a value, said as the rules say values; the sentence still begins with a capital.
+    assert info(text).how_to_play[0] == "About this game: Hearts and spades on Spots, as in the GDL."
+
+
+# A bid, then cards played: the authors' comments name every sort of the program's names (as
+# CardStock's Euchre, Pitch, Crazy Eights, Page One and Enchere do).
+BIDS = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (TWO, EIGHT, JOKER)) (SUIT (HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (move (top (game iloc STOCK)) (top (game vloc SPARE)))))
+ ;; if someone said PICKUP or ALONE, the EIGHT or the JOKER leads
+ (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
+  (choice (
+      ;; say PICKUP
+      (set ((current player) str BID) PICKUP)
+      ;; go ALONE: give your top card to the ALONE
+      (do ((set ((current player) str BID) ALONE)
+           (move (top ((current player) iloc HAND)) (top (game iloc ALONE)))))
+      ;; play a card that follows SUIT or TRUMP onto the SPARE
+      (any ((current player) iloc HAND) 'C
+           (do ((move 'C (top (game vloc SPARE))) (set (game str TRUMP) (cardatt SUIT 'C))))))))
+ (scoring min (size ((current player) iloc HAND))))"""
+
+
+def test_comments_say_values_attributes_places_and_words_as_the_rules_do() -> None:
+    # Values as the rules say values (a bid "pick up", a rank "8"), an attribute as in "whose suit
+    # is", places and stored words by their names; a name both bid and place is the bid.
+    stage = paragraph("Stage 1 (", BIDS)
+    assert stage.startswith("Stage 1 (if someone said pick up or alone, the 8 or the joker leads):")
+    moves = paragraph("The moves of stage 1:", BIDS)
+    assert moves.startswith("The moves of stage 1: (1) Say pick up. Set your Bid to pick up. (2) Go alone: ")
+    assert "give your top card to the alone. " in moves
+    assert "(3) Play a card that follows suit or Trump onto the Spare. Choose a card of your Hand" in moves
+    game = loads(BIDS, "Bids")
+    text = " ".join(game.info.how_to_play)
+    names = {"PICKUP", "ALONE", "EIGHT", "JOKER", "SUIT", "TRUMP", "SPARE"}
+    assert not names & set(re.findall(r"[A-Z]+", text))
+    assert findings(game.program, game.info.goal, list(game.info.how_to_play), BIDS) == []
+
+
+def test_a_comment_naming_an_attribute_the_game_also_keeps_says_what_is_kept() -> None:
+    # The library's Crazy Eights keeps the suit to follow as its word SUIT: "(Suit)", as the
+    # rules name that word, where a card's suit elsewhere is "suit".
+    about = load("games/recycle/library/crazy_eights.rcy").info.how_to_play[0]
+    assert "a card of the suit to follow (Suit) or of the rank" in about
+
+
+def test_a_guard_the_choice_already_says_is_not_said_twice() -> None:
+    # "If there is a card in your Hand whose suit is ...: choose a card of your Hand whose suit is
+    # ..." says its filter twice: a choice among no cards is no choice, so that test goes.
+    play = "(choice ((any 'PLAYABLE 'C (move 'C (top (game vloc DISCARD))))"
+    guarded = SHEDDING.replace(
+        play,
+        "(choice (((and (> (size 'PLAYABLE) 0) (> (size (game vloc DISCARD)) 0))"
+        " (any 'PLAYABLE 'C (move 'C (top (game vloc DISCARD)))))",
+    )
+    assert guarded != SHEDDING
+    moves = paragraph("The moves of stage 1:", guarded)
+    assert moves.startswith(
+        "The moves of stage 1: (1) If the Discard is not empty: choose a card of your Hand whose suit is "
+        "the suit of the top card of the Discard or whose rank is"
+    )
+    assert moves.count("there is a card") == 0 and moves.count("there is no card") == 1
