@@ -201,7 +201,7 @@ def _candidates(branch: object) -> list[str]:
     if swap:
         out.append(swap)
     for move in moves:
-        word = _draw(move) or _put(move)
+        word = _draw(move) or _put(move) or _give(move)
         if word and word not in out:
             out.append(word)
     for node in _walk(branch):
@@ -217,6 +217,8 @@ def _candidates(branch: object) -> list[str]:
             )  # LAMA's "Quit"
     if first is not None and not out:
         out.extend(_item_words(first))  # a card played to a place chosen, a bid set...
+    if not out:  # cards moved between the game's own places alone ("Put the top stock card on the discard")
+        out.extend(dict.fromkeys(word for move in moves if (word := _shift(move))))
     if not moves and not out:
         # A branch that only raises or lowers counts (Coup's income) says so; else it passes.
         out.extend(word for node in _walk(branch) if (word := _count_change(node)) and word not in out)
@@ -342,6 +344,31 @@ def _put(move: Node) -> str | None:
     if target.kind == "game_location":
         return f"Put your top {_loc_words(source)} card on the {_loc_words(target)}"
     return None
+
+
+_NEIGHBOURS = {"next": "the next player", "previous": "the previous player"}
+
+
+def _give(move: Node) -> str | None:
+    """A card of yours moved to the next (or previous) player's place, in words (Cuckoo's pass)."""
+    source, target = _place(move.args[0]), _place(move.args[1])
+    if source is None or target is None or not _current(source) or target.kind != "owned_location":
+        return None
+    owner = target.args[0]
+    if not (isinstance(owner, Node) and owner.kind == "player" and owner.args[0] in _NEIGHBOURS):
+        return None
+    return f"Give your top {_loc_words(source)} card to {_NEIGHBOURS[owner.args[0]]}"
+
+
+def _shift(move: Node) -> str | None:
+    """A card moved from one of the game's places to another, in words."""
+    source, target = _place(move.args[0]), _place(move.args[1])
+    if source is None or target is None or source.kind != "game_location" or target.kind != "game_location":
+        return None
+    if _key(source) == _key(target):
+        return None
+    end = "bottom" if isinstance(move.args[0], Node) and move.args[0].kind == "bottom" else "top"
+    return f"Put the {end} {_loc_words(source)} card on the {_loc_words(target)}"
 
 
 def _setting(node: Node) -> str | None:

@@ -301,3 +301,25 @@ def test_branches_binding_items_inside_a_do_say_where_their_card_goes() -> None:
     ]
     moves = game.legal_moves(game.new(None, None, 1), 0)
     assert {"choice": [2, "ONE", "LEFT"]} in moves and {"choice": [3, "LEFT", "ONE"]} in moves
+
+
+def test_a_card_moved_between_the_games_places_or_given_to_a_neighbour_is_said() -> None:
+    game = loads(
+        f"""(game
+ (setup (create players 3) (create deck (game iloc STOCK) (deck {FRENCH})))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (move (top (game iloc STOCK)) (top (game vloc DISCARD)))))
+ (stage player (end (< (size (game iloc STOCK)) 30))
+  (choice ((move (top (game iloc STOCK)) (top (game vloc DISCARD)))
+           (move (top ((current player) iloc HAND)) (top ((next player) iloc PASSED)))
+           (move (top ((current player) iloc HAND)) (top ((previous player) iloc PASSED))))))
+ (scoring max (size ((current player) iloc HAND))))""",
+        "Passing on",
+    )
+    view = game.view(game.new(None, None, 1), 0)
+    assert view["choice_words"] == [
+        "Put the top stock card on the discard",
+        "Give your top hand card to the next player",
+        "Give your top hand card to the previous player",
+    ]
