@@ -1,6 +1,6 @@
 """RECYCLE games of other decks and other choices drawn so a person can play them.
 
-Four descriptions written here, each uploaded by staff and played to the end
+Five descriptions written here, each uploaded by staff and played to the end
 against bots at 1280x800 (with motion on: a card drawn from a face must
 animate like any card) and on a 390x844 phone:
 
@@ -10,7 +10,9 @@ animate like any card) and on a 390x844 phone:
   1 to 5: every legal card of the hand can be tapped, a bid reads as a number;
 - four places per player (Golf's): in the description's order, "Turn up One";
 - teams and strings set by a bid (Euchre's): buttons that differ, the trump in
-  words on the felt and the program's own markers nowhere.
+  words on the felt and the program's own markers nowhere;
+- a pile per colour named in play (Lost Cities'): each card played to the pile its
+  colour names, the piles named in words on the felt.
 
 At every few moves: nothing overlaps (test_recycle_table's bounding boxes), no
 two buttons read the same, no name as the program spells it on the page, and
@@ -124,11 +126,23 @@ GAMES = {
  (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
   (choice ((any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc TRICK)))))))
  (scoring max (size ((current player) vloc TRICK))))""",
+    "Colour piles": """(game
+ (declare (RED, BLUE, GREEN) 'COLORS)
+ (setup (create players 2)
+  (create deck (game iloc STOCK) (deck (RANK (ONE, TWO, THREE, FOUR)) (COLOR (RED, BLUE, GREEN)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (== (size (game iloc STOCK)) 0))
+  (choice ((any 'COLORS 'C
+             (any (filter ((current player) iloc HAND) 'MC (== (cardatt COLOR 'MC) 'C)) 'AC
+               (move 'AC (top (game vloc 'C)))))))
+  (choice ((move (top (game iloc STOCK)) (top ((current player) iloc HAND))))))
+ (scoring max (size ((current player) iloc HAND))))""",
 }
 
 # The program's own spellings that must never reach the page.
 INTERNAL = re.compile(
-    r"\b(THIRTEEN|TWENTY\w*|WAGER|EXPEDITION|PLOCS|TRUMPSUIT|TRUMPCOLOR|Trumpcolor|TESTING|Testing|NOB|BID|TAKEN|Option \d)\b"
+    r"\b(THIRTEEN|TWENTY\w*|WAGER|EXPEDITION|PLOCS|TRUMPSUIT|TRUMPCOLOR|Trumpcolor|TESTING|Testing|NOB|BID|TAKEN|COLORS|Colors|Option \d)\b"
 )
 
 # Everything a player reads on the table (textContent: the program's words before any CSS capitals),
@@ -271,4 +285,11 @@ def test_cards_piles_and_choices_of_other_decks_read_at_the_table(own_server, ne
         if title == "Partners bid":
             assert labels & {"Pass", "Alone · Hearts", "Alone · Spades", "Call"}, labels
             assert re.search(r"Trump suit: (Hearts|Spades|Clubs)", seen["headline"]), seen["headline"]
+        if title == "Colour piles":
+            # The piles take the names computed in play, said as words; a card lies on its colour's.
+            piles = page.locator("#center .rpile").evaluate_all("(ps) => ps.map((p) => p.dataset.location)")
+            assert piles and set(piles) <= {"Red", "Blue", "Green"}, piles
+            for pile in piles:
+                top = page.locator(f'#center .rpile[data-location="{pile}"] .card').last
+                assert (top.get_attribute("aria-label") or "").startswith(pile), (pile, top.get_attribute("aria-label"))
     assert page.errors == [] and console == [], (page.errors, console)
