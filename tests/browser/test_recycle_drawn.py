@@ -291,5 +291,8 @@ def test_cards_piles_and_choices_of_other_decks_read_at_the_table(own_server, ne
             assert piles and set(piles) <= {"Red", "Blue", "Green"}, piles
             for pile in piles:
                 top = page.locator(f'#center .rpile[data-location="{pile}"] .card').last
-                assert (top.get_attribute("aria-label") or "").startswith(pile), (pile, top.get_attribute("aria-label"))
+                assert (top.get_attribute("aria-label") or "").startswith(pile), (
+                    pile,
+                    top.get_attribute("aria-label"),
+                )
     assert page.errors == [] and console == [], (page.errors, console)
