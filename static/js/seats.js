@@ -2,7 +2,7 @@
 // and before the game the "Sit here", "Move here", "Remove bot" buttons.
 
 import { backSvg, cardCorner, cardList, cardShort, isFrench, tableCard } from "./cards.js";
-import { h, seatName, seatPoint } from "./layout.js";
+import { h, replaceKeeping, seatName, seatPoint } from "./layout.js";
 
 function backsNode(count, name) {
   // No cards: nothing to draw (a lone "0" bubble read as a score), said to screen readers only.
@@ -79,7 +79,7 @@ export function fillControl(ctx, send) {
 export function renderSeats(root, ctx, send, game) {
   const { table, view } = ctx;
   const turnSeats = new Set(table.status === "playing" ? ctx.toAct : []);
-  root.replaceChildren();
+  const drawn = [];
   for (const info of table.seats) {
     const seat = info.seat;
     const mine = ctx.seated && seat === ctx.me;
@@ -137,6 +137,8 @@ export function renderSeats(root, ctx, send, game) {
     }
     const ctl = controls(ctx, info, send);
     if (ctl) node.append(ctl);
-    root.append(node);
+    drawn.push(node);
   }
+  // A seat drawn as before stays the same node: a click on its buttons survives a redraw.
+  replaceKeeping(root, drawn);
 }

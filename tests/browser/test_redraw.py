@@ -57,7 +57,10 @@ def test_the_keyboard_focus_stays_on_a_button_the_redraw_draws_the_same(site_ser
     page = new_page(viewport={"width": 1280, "height": 800})
     at_the_pass(page, site_server.url)
     page.locator("#actions").get_by_role("button", name="Pass cards", exact=True).focus()
+    page.evaluate("() => { for (const seat of document.querySelectorAll('#seats .seat')) seat.kept = true; }")
     redraw_with_the_same_state(page)
+    # The seats, drawn the same, are the same nodes (their buttons keep a click as well).
+    assert page.evaluate("() => [...document.querySelectorAll('#seats .seat')].every((s) => s.kept)")
     assert page.evaluate("() => document.activeElement.textContent") == "Pass cards"
     assert page.evaluate("() => document.activeElement.isConnected")
     page.keyboard.press("Enter")
