@@ -202,6 +202,15 @@ class Game:
         """
         return move
 
+    def move_words(self, state: Any, seat: int, move: Move) -> dict[str, Any] | None:
+        """Return the words ``move`` is offered with now, kept with it in the table's log, or ``None``.
+
+        Called before the move is made. ``None`` where a move names itself (a card
+        played, cards passed): only a game whose moves mean what the choice pending
+        says (a RECYCLE choice's branch) has words to keep.
+        """
+        return None
+
     def result(self, state: Any) -> dict[str, Any] | None:
         """Return ``{"scores": [...], "winners": [...]}`` once over, else ``None``."""
         raise NotImplementedError

@@ -243,6 +243,8 @@ class MoveRecord(models.Model):
     version = models.PositiveIntegerField()
     to_act = models.JSONField(default=list)
     events = models.JSONField(default=list)
+    # The words the move was offered with (``Game.move_words``: a RECYCLE choice's), for the log.
+    said = models.JSONField(null=True, blank=True, default=None)
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -30,13 +30,13 @@ def _deal_rows(match: Match, version: int) -> tuple[int, list[tuple]]:
     """The moves of the deal running at ``version``, oldest first, and the seq of the move
     that dealt it (0: the first deal)."""
     rows = match.moves.filter(version__lte=version).order_by("-seq")
-    rows = rows.values_list("seq", "seat", "move", "by", "version", "events")[:MOST_MOVES]
+    rows = rows.values_list("seq", "seat", "move", "by", "version", "said", "events")[:MOST_MOVES]
     deal, began = [], 0
     for row in rows:
-        if any(isinstance(event, dict) and "deal" in event for event in row[5] or []):
+        if any(isinstance(event, dict) and "deal" in event for event in row[6] or []):
             began = row[0]  # this move ended the last deal and dealt the current one
             break
-        deal.append(row[:5])
+        deal.append(row[:6])
     deal.reverse()
     return began, deal
 
@@ -76,9 +76,12 @@ def deal_log(table_id: str, player: Player | None) -> dict[str, Any]:
     state = state_builder.parsed_state(table.pk, table.version, table.game, table.state)
     began, rows = _deal_rows(match, table.version)
     entries: list[tuple[float, dict[str, Any]]] = []
-    for seq, mover, move, by, version in rows:
+    for seq, mover, move, by, version, said in rows:
         shown = game.move_seen_by(state, mover, move, seat)
-        entries.append((seq, {"kind": "move", "seat": mover, "move": shown, "by": by, "version": version}))
+        entry = {"kind": "move", "seat": mover, "move": shown, "by": by, "version": version}
+        if said is not None and shown == move:  # the words of a move this seat sees whole
+            entry["said"] = said
+        entries.append((seq, entry))
     entries.extend(_seat_changes(match, began))
     body["entries"] = [entry for _, entry in sorted(entries, key=lambda pair: pair[0])]
     return body

@@ -13,9 +13,10 @@ import { h, seatName } from "./layout.js";
 
 const log = { deal: null, entries: [], version: -1, prev: null, fetching: false, again: false, ctx: null, tableId: null };
 
-/** What a move did, in words ("played K♣", "passed 3 cards"), from the game's layout. */
-export function moveWords(ctx, move) {
-  const text = ctx.game.describe ? ctx.game.describe(move, ctx) : null;
+/** What a move did, in words ("played K♣", "passed 3 cards"), from the game's layout; `said`
+ * is the words the move was offered with, where the server kept them (the log's `said`). */
+export function moveWords(ctx, move, said = null) {
+  const text = ctx.game.describe ? ctx.game.describe(move, ctx, said) : null;
   if (text) return text;
   if (typeof move.play === "string") return `played ${cardShort(move.play)}`;
   if (!Object.keys(move).length) return "moved";
@@ -29,7 +30,7 @@ export function entryText(ctx, entry) {
   // A bot's move stays the bot's when a player takes the seat later (after someone left it).
   const who = entry.by === "bot" ? `Bot ${entry.seat + 1}` : seatName(ctx, entry.seat);
   const whom = who === "You" ? "you" : who;
-  const words = moveWords(ctx, entry.move || {});
+  const words = moveWords(ctx, entry.move || {}, entry.said || null);
   if (entry.by === "timeout") return `Time ran out: the clock ${words} for ${whom}`;
   if (entry.by === "stand_in") return `A stand-in bot ${words} for ${whom}`;
   if (entry.by === "admin") return `Staff ${words} for ${whom}`;

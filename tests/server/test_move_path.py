@@ -233,25 +233,26 @@ def test_the_known_move_writes_its_json_as_the_orm_would_and_reads_back_the_same
     move = {"cards": ["QS", "Ä"], "n": -3}
     events = [{"type": "pass", "seat": 1, "cards": ["2C"]}]
     before = timezone.now()
-    row = (match.pk, 1, 1, move, MoveRecord.HUMAN, table.version + 1, (1, 2), events)
+    said = {"words": ["Draw from stock", None], "items": [[], ["card"]]}
+    row = (match.pk, 1, 1, move, MoveRecord.HUMAN, table.version + 1, (1, 2), events, said)
     assert known_move._write_known(table.pk, table.version, table.seating, state_json, row)
     after = Table.objects.get(pk=table.pk)
     assert after.state == state_json and after.version == table.version + 1 and after.updated >= before
     logged = MoveRecord.objects.get(match=match, seq=1)
     assert (logged.seat, logged.move, logged.by, logged.version) == (1, move, "human", table.version + 1)
-    assert (logged.to_act, logged.events) == ([1, 2], events)
+    assert (logged.to_act, logged.events, logged.said) == ([1, 2], events, said)
     assert before <= logged.at <= timezone.now()
 
 
 def test_the_known_move_writes_both_rows_or_neither() -> None:
     table, _ = hearts_table()
     match = Match.objects.get(table=table, number=table.game_number)
-    row = (match.pk, 1, 1, {"cards": []}, MoveRecord.HUMAN, table.version + 1, [1], [])
+    row = (match.pk, 1, 1, {"cards": []}, MoveRecord.HUMAN, table.version + 1, [1], [], None)
     MoveRecord.objects.create(match=match, seq=1, seat=0, move={}, version=table.version, to_act=[0])
     # The log already holds move 1: the INSERT fails, so the guarded UPDATE must not stand either.
     assert not known_move._write_known(table.pk, table.version, table.seating, {"x": 1}, row)
     # A stand-in's change since the snapshot (seating), or another version: the guard writes nothing.
-    row = (match.pk, 2, 1, {"cards": []}, MoveRecord.HUMAN, table.version + 1, [1], [])
+    row = (match.pk, 2, 1, {"cards": []}, MoveRecord.HUMAN, table.version + 1, [1], [], None)
     assert not known_move._write_known(table.pk, table.version, table.seating + 1, {"x": 1}, row)
     assert not known_move._write_known(table.pk, table.version - 1, table.seating, {"x": 1}, row)
     after = Table.objects.get(pk=table.pk)

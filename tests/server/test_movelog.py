@@ -12,9 +12,12 @@ import random
 import pytest
 from django.test import Client as HttpClient
 
+from cardtable.dashboard import recycle_games
+from cardtable.dashboard.models import StoredGame
 from cardtable.tables.authority import moving, seating
 from cardtable.tables.models import MoveRecord, Table
 from games import get_game
+from games.recycle import library
 from tests.server.conftest import make_player
 from tests.server.helpers import cards_in
 
@@ -115,3 +118,35 @@ def test_a_player_taking_their_own_seat_back_is_marked_as_back() -> None:
 def test_an_unknown_table_has_no_log() -> None:
     response = HttpClient().get("/api/tables/nosuchtable/log/")
     assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+
+
+def test_a_recycle_choice_keeps_the_words_it_was_offered_with_in_the_log() -> None:
+    # A page that never saw the choice pending (it came later) names the move by these words.
+    StoredGame.objects.create(
+        game_id="recycle_log_eights", name="Log Eights", text=library()["crazy_eights"].read_text(), players=4
+    )
+    try:
+        people = [make_player(name) for name in ("Ann", "Bob", "Cy", "Di")]
+        table = seating.create_table(people[0][0], "recycle_log_eights", None, {})
+        for index, (player, _) in enumerate(people[1:], start=1):
+            seating.sit(table.pk, player, index)
+        seating.start(table.pk, people[0][0])
+        rng = random.Random(3)
+        worded = None
+        for _ in range(60):
+            game, state, version = state_of(table.pk)
+            seat = game.to_act(state)[0]
+            move = rng.choice(game.legal_moves(state, seat))
+            said = game.move_words(state, seat, move)
+            moving.apply_move(table.pk, move, version, player=people[seat][0])
+            if said and said["words"][move["choice"][0]]:
+                worded = (seat, move, said)
+                break
+        assert worded is not None, "no move of a worded branch in 60 moves"
+        seat, move, said = worded
+        entries = log_for(table.pk, people[(seat + 1) % 4][1])["entries"]
+        entry = next(e for e in entries if e["kind"] == "move" and e["seat"] == seat and e["move"] == move)
+        assert entry["said"] == said  # the words of the choice as it was pending
+        assert MoveRecord.objects.filter(said__isnull=False).exists()
+    finally:
+        recycle_games.forget("recycle_log_eights")

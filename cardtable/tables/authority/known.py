@@ -66,6 +66,7 @@ def apply_on_known(
     if seat not in to_act:
         return None
     state = game.clone(snap.state)  # the snapshot's state is shared and never changed
+    said = game.move_words(state, seat, move)
     try:
         events = game.apply(state, seat, move)
     except GameError:
@@ -74,7 +75,7 @@ def apply_on_known(
         return None  # the last move of a game: its result (and who left) is the locked way's
     match_id, last_seq = snap.match
     state_json = game.to_json(state)
-    row = (match_id, last_seq + 1, seat, move, by, version + 1, list(to_act), list(events))
+    row = (match_id, last_seq + 1, seat, move, by, version + 1, list(to_act), list(events), said)
     new = replace(snap, version=version + 1, state_json=state_json, state=state, match=row[:2])
     emit(MoveCommitting(new))  # the hub builds the seats' frames while the database commits
     if not _write_known(table_id, version, snap.seating, state_json, row):
@@ -106,7 +107,7 @@ def _known_sql(vendor: str) -> tuple[str, str]:
         f"WHERE {col(Table, 'id')} = %s AND {col(Table, 'version')} = %s "
         f"AND {col(Table, 'seating')} = %s AND {col(Table, 'status')} = %s"
     )
-    names = ("match", "seq", "seat", "move", "by", "version", "to_act", "events", "at")
+    names = ("match", "seq", "seat", "move", "by", "version", "to_act", "events", "said", "at")
     columns = ", ".join(col(MoveRecord, name) for name in names)
     marks = ", ".join(["%s"] * len(names))
     insert = f"INSERT INTO {quote(MoveRecord._meta.db_table)} ({columns})"
@@ -122,7 +123,7 @@ def _write_known(table_id: str, version: int, seating: int, state_json: Any, row
     """Write a known-version move: the guarded UPDATE of the table and its log row, both or neither.
 
     ``row`` is the log row (match id, seq, seat, move, by, version, to_act,
-    events). Raw SQL, no ORM: the JSON values are encoded as their JSONFields
+    events, said). Raw SQL, no ORM: the JSON values are encoded as their JSONFields
     encode them (``adapt_json_value``), and the times as the DateTimeFields do.
     Returns whether the move was written: the guard found the table at
     ``version`` and ``seating`` and the log had no move numbered as this one (an
@@ -130,11 +131,12 @@ def _write_known(table_id: str, version: int, seating: int, state_json: Any, row
     """
     ops = connection.ops
     now = ops.adapt_datetimefield_value(timezone.now())
-    match_id, seq, seat, move, by, new_version, to_act, events = row
+    match_id, seq, seat, move, by, new_version, to_act, events, said = row
     guard_params = [ops.adapt_json_value(state_json, None), version + 1, now]
     guard_params += [table_id, version, seating, Table.PLAYING]
     row_params = [match_id, seq, seat, ops.adapt_json_value(move, None), by, new_version]
-    row_params += [ops.adapt_json_value(to_act, None), ops.adapt_json_value(events, None), now]
+    row_params += [ops.adapt_json_value(to_act, None), ops.adapt_json_value(events, None)]
+    row_params += [ops.adapt_json_value(said, None), now]
     update, insert = _known_sql(connection.vendor)
     try:
         if connection.vendor == "postgresql":

@@ -88,6 +88,7 @@ def apply_locked(
     With ``announce`` the wake carries the move's snapshot (``save_changed``).
     """
     to_act = list(game.to_act(state))
+    said = game.move_words(state, seat, move)
     try:
         events = game.apply(state, seat, move)
     except GameError as error:
@@ -103,6 +104,7 @@ def apply_locked(
         version=version,
         to_act=to_act,
         events=list(events),
+        said=said,
     )
     if by == MoveRecord.HUMAN and table.clock:  # the human is here and playing: no longer late or away
         table.seats.filter(index=seat).exclude(timeouts=0, stand_in=False).update(timeouts=0, stand_in=False)

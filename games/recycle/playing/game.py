@@ -147,6 +147,10 @@ class RecycleGame(Game):
             runner.advance(self.program, state, seat, move)
         return NO_EVENTS
 
+    def move_words(self, state: RecycleState, seat: int, move: Move) -> dict[str, Any] | None:
+        """The words and item kinds of the choice a branch is chosen at (``{"words", "items"}``)."""
+        return said_at(self.words, self.items, state.choice) if "choice" in move else None
+
     def move_seen_by(self, state: RecycleState, mover: int, move: Move, viewer: int | None) -> Move:
         """A move as ``viewer`` may see it now: whole when it sees every card the move names, else ``{}``."""
         return visibility.move_seen(self.program, state, mover, move, viewer)

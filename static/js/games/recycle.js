@@ -237,8 +237,10 @@ function rememberSaid(ctx) {
   if (last && last.words) pastSaid.set(JSON.stringify(last.move), { choice_words: last.words, choice_items: last.items || [] });
 }
 
-/** The words of the choice a move past was made at (null when this page never saw them). */
-function saidFor(move, ctx) {
+/** The words of the choice a move past was made at: as the server kept them with the move
+ * (`kept`, the log's `said`), else as this page saw them (null when it never did). */
+function saidFor(move, ctx, kept = null) {
+  if (kept && kept.words) return { choice_words: kept.words, choice_items: kept.items || [] };
   rememberSaid(ctx);
   return pastSaid.get(JSON.stringify(move)) || null;
 }
@@ -363,10 +365,10 @@ export default {
     }
     return box;
   },
-  describe(move, ctx) {
+  describe(move, ctx, said = null) {
     knowFaces(ctx);
     if (move.play) return `played ${cardName(move.play)}`;
-    if (move.choice) return `chose ${this.moveLabel(move, ctx, saidFor(move, ctx))}`;
+    if (move.choice) return `chose ${this.moveLabel(move, ctx, saidFor(move, ctx, said))}`;
     return "moved";
   },
   goal() {
