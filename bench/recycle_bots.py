@@ -101,7 +101,8 @@ def play(game, levels: list[str], seed: int, figures: dict | None) -> tuple[list
                     row["playouts"].append(stats.playouts)
         else:
             move = bots[seat].choose(state, seat)
-        game.advance(state, seat, move)
+        # ``apply``, as the site plays: it keeps what each seat saw (games/recycle/playing/tracking.py).
+        game.apply(state, seat, move)
     return list(game.result(state)["scores"]), wide
 
 

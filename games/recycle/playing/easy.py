@@ -81,8 +81,14 @@ def choose(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
     deadline = time.perf_counter() + MAX_SECONDS
     for _ in range(worlds):
         world = game.determinize(state, seat, rng)
+        # Every move meets the same random replies in a deal (common random numbers): the
+        # moves differ by what they do, not by the luck of their look-aheads.
+        replies = rng.getrandbits(32)
         try:
-            scored = [look_ahead(game, game.clone(world), seat, move, horizon, rng) for move in moves]
+            scored = [
+                look_ahead(game, game.clone(world), seat, move, horizon, random.Random(replies))
+                for move in moves
+            ]
         except RecycleRuntimeError:
             # A sampled deal the description cannot play on (Go Fish dealing a
             # hidden hand four of a rank it would have laid down: a stage that
