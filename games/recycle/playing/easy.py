@@ -14,7 +14,7 @@ than random.
 It reads only the seat's sampled worlds, never the real state's hidden cards:
 the worlds come from ``determinize``, which deals every unseen card again from
 the sorted pool. A playout is a few dozen interpreter steps, so a decision
-costs a few milliseconds (at most ``MAX_SECONDS`` of wall time past the first
+costs a few milliseconds (at most ``MAX_SECONDS`` of CPU time past the first
 sampled deal); the searches (``normal``, ``hard``) start from this
 player's move and keep it unless their full-game playouts find a clearly better
 one (``games/bots/search.py``).
@@ -37,10 +37,11 @@ MIN_WORLDS = 2
 # How many moves after its own a look-ahead plays, per seat at the table: two
 # four rounds see tricks finished and scored, cards drawn and matched.
 ROUNDS = 4
-# A wall-clock cap on one decision: past it no further deal is sampled (the
-# first always is). Go Fish's wide asks cost 0.1 to 0.3 s of CPU for the full
-# count; ``easy`` answers at once at the table and starts every search, so it
-# stays well inside ``normal``'s 0.25 s.
+# A cap on one decision's CPU time (this thread's, so a busy machine does not
+# starve the player of deals): past it no further deal is sampled (the first
+# always is). Go Fish's wide asks cost 0.1 to 0.3 s of CPU for the full count;
+# ``easy`` answers at once at the table and starts every search, so it stays
+# well inside ``normal``'s 0.25 s.
 MAX_SECONDS = 0.08
 
 
@@ -78,7 +79,7 @@ def choose(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
     horizon = ROUNDS * state.players
     worlds = max(MIN_WORLDS, -(-PLAYOUTS // len(moves)))
     totals = [0.0] * len(moves)
-    deadline = time.perf_counter() + MAX_SECONDS
+    deadline = time.thread_time() + MAX_SECONDS
     for _ in range(worlds):
         world = game.determinize(state, seat, rng)
         # Every move meets the same random replies in a deal (common random numbers): the
@@ -96,7 +97,7 @@ def choose(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
             # stop sampling and decide on the deals played so far.
             break
         totals = [t + v for t, v in zip(totals, scored, strict=True)]
-        if time.perf_counter() > deadline:
+        if time.thread_time() > deadline:
             break
     best = max(totals)
     ties = [i for i, total in enumerate(totals) if total == best]
