@@ -73,7 +73,7 @@ def after_move(
     if st.over and not (shown["history"] and shown["history"][-1]["deal"] == shown["deal"]):
         _close_deal(prog, st, shown)
     shown["known"] = follow(prog, st, before, now)
-    shown["lasts"] = record_last(prog, st, seat, node, move, before)
+    shown["lasts"] = record_last(prog, st, seat, move, (node, before, now))
     st.shown = shown
 
 

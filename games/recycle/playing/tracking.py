@@ -77,11 +77,16 @@ KEEP = 3
 
 
 def record_last(
-    prog: Program, st: RecycleState, seat: int, node: int | None, move: dict, before: dict[int, LocKey]
+    prog: Program,
+    st: RecycleState,
+    seat: int,
+    move: dict,
+    where: tuple[int | None, dict[int, LocKey], dict[int, LocKey]],
 ) -> list:
-    """Return ``shown["lasts"]`` after ``seat`` made ``move`` at choice ``node``."""
+    """Return ``shown["lasts"]`` after ``seat`` made ``move``; ``where`` is the choice node it
+    was made at and the cards' places before and after it."""
+    node, before, now = where
     lasts = list(st.shown.get("lasts") or [None] * st.players)
-    now = {card: key for key, cards in st.locs.items() if key[1] != "mem" for card in cards}
     for other in range(st.players):
         # Cards gone from its hand to where not everyone sees: what made its choice may be gone.
         if lasts[other] is not None and any(
