@@ -45,7 +45,7 @@ from games.engine import GameError
 from games.recycle import library, load
 
 CARDSTOCK = Path("/work/cardstock/head/CardStock/games")
-# CardStock's files benched: trick-taking (Euchre, Spades, Hearts, Whist, German
+# CardStock's files benched: trick-taking (Euchre, Spades, Hearts, Black Lady, Whist, German
 # Whist), shedding (LAMA), matching and collecting (Go Fish, Golf), scoring and
 # bidding (No Thanks, GOPS, Cribbage, Kuhn poker). Crazy Eights 4 and Lost
 # Cities 2 play too but last 90 decisions a seat: too long for this bench's
@@ -54,6 +54,7 @@ CARDSTOCK_FILES = (
     "Euchre4",
     "Spades4",
     "Hearts4",
+    "BlackLady4",
     "Whist4",
     "GermanWhist2",
     "LAMA3",
@@ -101,7 +102,8 @@ def play(game, levels: list[str], seed: int, figures: dict | None) -> tuple[list
                     row["playouts"].append(stats.playouts)
         else:
             move = bots[seat].choose(state, seat)
-        game.advance(state, seat, move)
+        # ``apply``, as the site plays: it keeps what each seat saw (games/recycle/playing/tracking.py).
+        game.apply(state, seat, move)
     return list(game.result(state)["scores"]), wide
 
 

@@ -169,12 +169,19 @@ def _scores(game: Game, state: Any) -> list[float]:
     return list(game.view(state, None)["scores"])
 
 
+# Fewer sampled deals than this tell no standard error: the policy's move is kept. A time
+# cap on a busy machine (or a wide choice) can leave a search one or two deals, and one
+# lucky playout would otherwise overrule the policy (Go Fish's twelve asks).
+MIN_DEALS = 4
+
+
 def _margin(values: list[float]) -> float:
-    """Return the mean of ``values`` in standard errors (inf when they never vary but are positive)."""
+    """Return the mean of ``values`` in standard errors: 0 under ``MIN_DEALS`` values, inf
+    when they never vary but are positive."""
     n = len(values)
+    if n < MIN_DEALS:
+        return 0.0
     mean = sum(values) / n
-    if n < 2:
-        return math.inf if mean > 0 else 0.0
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     if var == 0:
         return math.inf if mean > 0 else 0.0

@@ -4,8 +4,9 @@ A description comes with no hand-written player, and its rules say nothing a
 heuristic could read beyond the ``scoring`` form. So the easy player looks a
 little ahead instead: in a few deals consistent with what its seat sees
 (``determinize``), it makes each legal move, lets every seat play at random for
-a short horizon (four rounds of the table, or to the end of the game), and
-scores the position the description's way (``Program.scores``, in the
+a short horizon (four rounds of the table, or to the end of the game; longer
+while no score has changed, for descriptions that score only at the end of a
+hand), and scores the position the description's way (``Program.scores``, in the
 direction of ``scoring min|max``), by the seat's place between the worst and
 the best. The move with the best total wins; ties are broken at random, so
 where nothing the horizon sees tells the moves apart the player is no worse
@@ -13,11 +14,11 @@ than random.
 
 It reads only the seat's sampled worlds, never the real state's hidden cards:
 the worlds come from ``determinize``, which deals every unseen card again from
-the sorted pool. A playout is a few dozen interpreter steps, so a decision
-costs a few milliseconds (at most ``MAX_SECONDS`` of wall time past the first
-sampled deal); the searches (``normal``, ``hard``) start from this
-player's move and keep it unless their full-game playouts find a clearly better
-one (``games/bots/search.py``).
+the sorted pool, keeping what the seat saw (``tracking.py``). A playout is a
+few dozen interpreter steps, so a decision costs a few milliseconds (at most
+``MAX_SECONDS`` of CPU time past the first sampled deal); the searches
+(``normal``, ``hard``) start from this player's move and keep it unless their
+full-game playouts find a clearly better one (``games/bots/search.py``).
 """
 
 from __future__ import annotations
@@ -37,10 +38,13 @@ MIN_WORLDS = 2
 # How many moves after its own a look-ahead plays, per seat at the table: two
 # four rounds see tricks finished and scored, cards drawn and matched.
 ROUNDS = 4
-# A wall-clock cap on one decision: past it no further deal is sampled (the
-# first always is). Go Fish's wide asks cost 0.1 to 0.3 s of CPU for the full
-# count; ``easy`` answers at once at the table and starts every search, so it
-# stays well inside ``normal``'s 0.25 s.
+# Past the horizon a look-ahead goes on while no score has changed, up to this many moves.
+LONGEST = 400
+# A cap on one decision's CPU time (this thread's, so a busy machine does not
+# starve the player of deals): past it no further deal is sampled (the first
+# always is). Go Fish's wide asks cost 0.1 to 0.3 s of CPU for the full count;
+# ``easy`` answers at once at the table and starts every search, so it stays
+# well inside ``normal``'s 0.25 s.
 MAX_SECONDS = 0.08
 
 
@@ -57,11 +61,24 @@ def place(values: Sequence[float], seat: int, sign: float) -> float:
     return (signed[seat] - bottom) / (top - bottom)
 
 
-def look_ahead(game: Any, world: Any, seat: int, move: Move, horizon: int, rng: random.Random) -> float:
-    """Make ``move`` in ``world`` (in place), play ``horizon`` random moves; return ``seat``'s place."""
+def look_ahead(
+    game: Any,
+    world: Any,
+    seat: int,
+    move: Move,
+    horizon: int,
+    rng: random.Random,
+    start: list | None = None,
+) -> float:
+    """Make ``move`` in ``world`` (in place), play ``horizon`` random moves, then on while the
+    scores are still ``start`` (at most ``LONGEST`` moves in all); return ``seat``'s place."""
     game.advance(world, seat, move)
     steps = 0
-    while steps < horizon and not game.is_over(world):
+    while not game.is_over(world):
+        # A description that scores only at the end of a hand (Black Lady, Whist) shows no
+        # change within the horizon: every move would tie and the choice be random.
+        if steps >= horizon and (start is None or steps >= LONGEST or game.program.scores(world) != start):
+            break
         actor = game.to_act(world)[0]
         moves = game.legal_moves(world, actor)
         game.advance(world, actor, moves[int(rng.random() * len(moves))])
@@ -76,13 +93,20 @@ def choose(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
     if len(moves) == 1:
         return moves[0]
     horizon = ROUNDS * state.players
+    start = game.program.scores(state)
     worlds = max(MIN_WORLDS, -(-PLAYOUTS // len(moves)))
     totals = [0.0] * len(moves)
-    deadline = time.perf_counter() + MAX_SECONDS
+    deadline = time.thread_time() + MAX_SECONDS
     for _ in range(worlds):
         world = game.determinize(state, seat, rng)
+        # Every move meets the same random replies in a deal (common random numbers): the
+        # moves differ by what they do, not by the luck of their look-aheads.
+        replies = rng.getrandbits(32)
         try:
-            scored = [look_ahead(game, game.clone(world), seat, move, horizon, rng) for move in moves]
+            scored = [
+                look_ahead(game, game.clone(world), seat, move, horizon, random.Random(replies), start)
+                for move in moves
+            ]
         except RecycleRuntimeError:
             # A sampled deal the description cannot play on (Go Fish dealing a
             # hidden hand four of a rank it would have laid down: a stage that
@@ -90,7 +114,7 @@ def choose(game: Game, state: Any, seat: int, rng: random.Random) -> Move:
             # stop sampling and decide on the deals played so far.
             break
         totals = [t + v for t, v in zip(totals, scored, strict=True)]
-        if time.perf_counter() > deadline:
+        if time.thread_time() > deadline:
             break
     best = max(totals)
     ties = [i for i, total in enumerate(totals) if total == best]

@@ -113,6 +113,7 @@ class RecycleGame(Game):
         call ``advance`` alone and skip that record.
         """
         before = table.positions(state)
+        node = state.choice
         said = said_at(self.words, self.items, state.choice)
         if not state.over and type(seat) is int and seat == state.cycles[-1][0]:
             labels = (state.cache or runner.options_of(self.program, state))[0]
@@ -122,17 +123,17 @@ class RecycleGame(Game):
                 found = runner.picked(self.program, state, move)  # a set picked, not listed
                 if found is not None:
                     runner.make_actions(self.program, state, seat, *found)
-                    table.after_move(self.program, state, seat, found[0], before)
+                    table.after_move(self.program, state, seat, found[0], before, node)
                     remember_said(state, said)  # else the view's last move keeps an earlier move's words
                     return NO_EVENTS
             else:
                 runner.make(self.program, state, seat, index)
-                table.after_move(self.program, state, seat, move, before)
+                table.after_move(self.program, state, seat, move, before, node)
                 remember_said(state, said)
                 return NO_EVENTS
         self.check_move(state, seat, move)
         events = self.advance(state, seat, move)
-        table.after_move(self.program, state, seat, move, before)
+        table.after_move(self.program, state, seat, move, before, node)
         remember_said(state, said)
         return events
 

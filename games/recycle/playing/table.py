@@ -26,6 +26,7 @@ from typing import Any
 
 from games.recycle.compiling.program import Program
 from games.recycle.playing.state import GAME, LocKey, RecycleState, owner_label
+from games.recycle.playing.tracking import follow, record_last
 from games.recycle.playing.visibility import secret_scores
 
 
@@ -34,8 +35,11 @@ def positions(st: RecycleState) -> dict[int, LocKey]:
     return {card: key for key, cards in st.locs.items() if key[1] != "mem" for card in cards}
 
 
-def after_move(prog: Program, st: RecycleState, seat: int, move: dict, before: dict[int, LocKey]) -> None:
-    """Update ``st.shown`` after ``seat`` made ``move``; ``before`` is ``positions`` before the move."""
+def after_move(
+    prog: Program, st: RecycleState, seat: int, move: dict, before: dict[int, LocKey], node: int | None = None
+) -> None:
+    """Update ``st.shown`` after ``seat`` made ``move`` at choice ``node``; ``before`` is
+    ``positions`` before the move."""
     # A new record, never a change to the old one: clones of the state share it.
     shown = {**st.shown, "history": list(st.shown["history"])}
     now = positions(st)
@@ -68,6 +72,8 @@ def after_move(prog: Program, st: RecycleState, seat: int, move: dict, before: d
         shown["trick"] = []
     if st.over and not (shown["history"] and shown["history"][-1]["deal"] == shown["deal"]):
         _close_deal(prog, st, shown)
+    shown["known"] = follow(prog, st, before, now)
+    shown["lasts"] = record_last(prog, st, seat, move, (node, before, now))
     st.shown = shown
 
 

@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from games.recycle.compiling.program import Program
-from games.recycle.playing.state import GAME, LocKey, RecycleState, owner_label
+from games.recycle.playing import tracking
+from games.recycle.playing.state import GAME, LocKey, RecycleState, owner_label, parse_owner
 from games.recycle.reading.syntax import Node
 from games.recycle.words.faces import hand_order
 from games.recycle.words.names import readable
@@ -170,22 +171,69 @@ def _stored(storage: dict) -> list[dict[str, Any]]:
     ]
 
 
+# Deals tried for one sample when the other seats' last choices ask for a fitting one.
+TRIES = 12
+
+
 def determinize(prog: Program, st: RecycleState, seat: int, rng: random.Random) -> RecycleState:
     """Return a copy where every card ``seat`` cannot see is dealt again at random.
 
     Each hidden location keeps its size; the cards in all of them are shuffled
-    together. Remembered copies (``mem``) stay; later shuffles get a new seed.
+    together, except the cards the seat saw go into a hidden place (they stay
+    there). Remembered copies (``mem``) stay; later shuffles get a new seed.
+    Where the other seats made choices that name no card, up to ``TRIES`` deals
+    are drawn and the first in which every such choice is still open to its
+    seat is kept, else the one fitting most (``tracking.fits``).
     """
+    wanted = tracking.wanted(st, seat)
+    world = _deal(prog, st, seat, rng)
+    if not wanted:
+        return world
+    best, most = world, tracking.fits(prog, world, seat)
+    for _ in range(TRIES - 1):
+        if most == wanted:
+            break
+        world = _deal(prog, st, seat, rng)
+        fit = tracking.fits(prog, world, seat)
+        if fit > most:
+            best, most = world, fit
+    return best
+
+
+def _deal(prog: Program, st: RecycleState, seat: int, rng: random.Random) -> RecycleState:
     copy = st.copy()
     hidden = [key for key in copy.locs if key[1] != "mem" and not sees(prog, key, seat)]
     # Sorted first: the cards unseen are known to the seat, their order is not; the
     # sample then depends on the view and the seed alone, never on how they lie.
     pool = sorted(c for key in hidden for c in copy.locs[key])
+    # A card the seat saw go into a place it does not see stays there (tracking.py).
+    sizes = {key: len(copy.locs[key]) for key in hidden}
+    placed: dict[LocKey, list[int]] = {key: [] for key in hidden}
+    unseen = set(pool)
+    for card, key in sorted(known_to(st, seat).items()):
+        if card in unseen and key in placed and len(placed[key]) < sizes[key]:
+            placed[key].append(card)
+            unseen.discard(card)
+    if len(unseen) < len(pool):
+        pool = [c for c in pool if c in unseen]
     rng.shuffle(pool)
     start = 0
     for key in hidden:
-        size = len(copy.locs[key])
-        copy.locs[key] = pool[start : start + size]
+        size = sizes[key] - len(placed[key])
+        cards = pool[start : start + size]
+        if placed[key]:
+            cards += placed[key]
+            rng.shuffle(cards)  # where in the place it lies is not known
+        copy.locs[key] = cards
         start += size
     copy.seed = rng.getrandbits(32)
     return copy
+
+
+def known_to(st: RecycleState, seat: int) -> dict[int, LocKey]:
+    """Return the cards ``seat`` knows lie in places it does not see, with the place of each
+    (``st.shown["known"]``, kept by ``tracking.follow``)."""
+    rows = st.shown.get("known") or ()
+    if seat >= len(rows):
+        return {}
+    return {card: (parse_owner(owner), kind, name) for card, owner, kind, name in rows[seat]}
