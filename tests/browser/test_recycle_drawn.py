@@ -37,8 +37,8 @@ from tests.browser.driver import (
     sit,
     start,
 )
-from tests.browser.test_recycle_page import staff_page, wait_checked
-from tests.browser.test_recycle_table import lasting_problems
+from tests.browser.test_recycle_page import staff_page
+from tests.browser.test_recycle_table import add_game, lasting_problems
 
 pytestmark = [pytest.mark.browser]
 
@@ -169,16 +169,6 @@ CORNERS_JS = """() => [...document.querySelectorAll('#hand button.card')].filter
     return hit && card.contains(hit);
   });
 }).map((card) => card.dataset.card)"""
-
-
-def add_game(staff: Page, title: str, text: str) -> str:
-    """Add a description on the staff page; return the game's id."""
-    staff.locator("#game-name").fill(title)
-    staff.locator("#game-text").fill(text)
-    staff.get_by_role("button", name="Check and add").click()
-    expect(staff.locator("#added")).to_be_visible(timeout=60_000)
-    wait_checked(staff)  # the lobby offers it once its check (a background job) has passed
-    return staff.locator("#added code").first.text_content().strip()
 
 
 def check_readable(page: Page, where: str) -> dict:

@@ -8,9 +8,9 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.driver import choose_name, create_table, fill_with_bots, read_state, sit, start, take_turn
-from tests.browser.test_recycle_drawn import add_game
+from tests.browser.driver import play_against_bots, read_state, take_turn
 from tests.browser.test_recycle_page import staff_page
+from tests.browser.test_recycle_table import add_game
 
 pytestmark = [pytest.mark.browser]
 
@@ -36,12 +36,7 @@ def test_the_log_after_a_reload_names_each_move_as_it_was_offered(own_server, ne
     staff = staff_page(own_server, new_page)
     game_id = add_game(staff, "Two choices", TWO_CHOICES)
     page = new_page(viewport={"width": 1280, "height": 800})
-    page.goto(own_server.url + "/")
-    choose_name(page, "Ann")
-    create_table(page, game_id)
-    sit(page)
-    fill_with_bots(page, "random")
-    start(page)
+    play_against_bots(page, own_server.url, "Ann", game_id)
     rng, made = random.Random(1), []
     while len(made) < 4:
         state = read_state(page)

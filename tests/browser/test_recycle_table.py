@@ -23,6 +23,7 @@ from tests.browser.driver import (
     choose_name,
     create_table,
     fill_with_bots,
+    play_against_bots,
     play_to_end,
     read_state,
     sit,
@@ -82,6 +83,16 @@ def upload(page: Page, path: Path) -> str:
     expect(page.locator("#added")).to_be_visible(timeout=60_000)
     wait_checked(page)
     return page.locator("#added code").first.text_content().strip()
+
+
+def add_game(staff: Page, title: str, text: str) -> str:
+    """Add a description on the staff RECYCLE games page; return the game's id once its check passed."""
+    staff.locator("#game-name").fill(title)
+    staff.locator("#game-text").fill(text)
+    staff.get_by_role("button", name="Check and add").click()
+    expect(staff.locator("#added")).to_be_visible(timeout=60_000)
+    wait_checked(staff)  # the lobby offers it once its check (a background job) has passed
+    return staff.locator("#added code").first.text_content().strip()
 
 
 def problems_at_rest(page: Page) -> list[str]:
@@ -227,12 +238,7 @@ def test_two_to_six_players_with_many_places_leave_nothing_overlapping(own_serve
     page.goto(own_server.url + "/")
     choose_name(page, "Ann")
     for players in (2, 3, 5, 6):
-        staff.locator("#game-name").fill(f"Places {players}")
-        staff.locator("#game-text").fill(many_places(players))
-        staff.get_by_role("button", name="Check and add").click()
-        expect(staff.locator("#added")).to_be_visible(timeout=60_000)
-        wait_checked(staff)
-        game_id = staff.locator("#added code").first.text_content().strip()
+        game_id = add_game(staff, f"Places {players}", many_places(players))
         page.goto(own_server.url + "/")
         create_table(page, game_id)
         sit(page)
@@ -273,20 +279,9 @@ def six_places_each() -> str:
 def test_a_row_of_six_places_at_each_of_four_seats_leaves_the_middle_clear(own_server, new_page) -> None:
     # On a phone the top seat's row of six places reaches down past every fixed spot of the
     # middle's piles: they go where no seat's part crosses the felt.
-    staff = staff_page(own_server, new_page)
-    staff.locator("#game-name").fill("Six places")
-    staff.locator("#game-text").fill(six_places_each())
-    staff.get_by_role("button", name="Check and add").click()
-    expect(staff.locator("#added")).to_be_visible(timeout=60_000)
-    wait_checked(staff)
-    game_id = staff.locator("#added code").first.text_content().strip()
+    game_id = add_game(staff_page(own_server, new_page), "Six places", six_places_each())
     page = new_page(**PHONE)
-    page.goto(own_server.url + "/")
-    choose_name(page, "Ann")
-    create_table(page, game_id)
-    sit(page)
-    fill_with_bots(page, "random")
-    start(page)
+    play_against_bots(page, own_server.url, "Ann", game_id)
     expect(page.locator('#center .rpile[data-location="Discard"]')).to_be_visible()
     expect(page.locator('#seats .rpile[data-location="Six"]')).to_have_count(4)
     check_clear(page, "six-places", [(390, 844), (375, 667), (1280, 800)])
