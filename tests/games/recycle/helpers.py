@@ -1,4 +1,4 @@
-"""Shared helpers of the RECYCLE tests: the seeds beside the repository, random play.
+"""Shared helpers of the RECYCLE tests: the seeds beside the repository, random play, bots' play.
 
 CardStock's seed posts are the team's, in ``../shared/seeds/`` beside the clone, not
 the project's: a test that reads one is skipped with the reason where they are
@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from games.bots import make_bot
 from games.engine import Game
 from tests.required import missing
 
@@ -49,3 +50,14 @@ def play_random(game: Game, seed: int, players: int | None = None) -> tuple[Any,
         game.apply(state, seat, game.random_move(state, seat, rng))
         moves += 1
     return state, moves
+
+
+def play_levels(game: Game, levels: list[str], seed: int) -> list[float]:
+    """Play a whole game with a bot of each level (through ``apply``, so every move is checked,
+    as the site plays); return the scores."""
+    state = game.new(None, None, seed)
+    bots = [make_bot(level, game, seed * 31 + seat) for seat, level in enumerate(levels)]
+    while not game.is_over(state):
+        (seat,) = game.to_act(state)
+        game.apply(state, seat, bots[seat].choose(state, seat))
+    return list(game.result(state)["scores"])

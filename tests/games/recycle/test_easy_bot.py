@@ -8,21 +8,11 @@ import statistics
 
 import pytest
 
-from games.bots import make_bot
-from games.recycle import RecycleGame, library, load
+from games.recycle import library, load
 from games.recycle.playing import easy
+from tests.games.recycle.helpers import play_levels
 
 LIBRARY = library()
-
-
-def _play(game: RecycleGame, levels: list[str], seed: int) -> list[float]:
-    """Play a whole game with a bot of each level (through ``apply``, so every move is checked)."""
-    state = game.new(None, None, seed)
-    bots = [make_bot(level, game, seed * 31 + seat) for seat, level in enumerate(levels)]
-    while not game.is_over(state):
-        (seat,) = game.to_act(state)
-        game.apply(state, seat, bots[seat].choose(state, seat))
-    return list(game.result(state)["scores"])
 
 
 @pytest.mark.parametrize("stem", ["agram", "crazy_eights", "stealing_bundles"])
@@ -80,8 +70,8 @@ def test_easy_beats_random_in_ninety_eight_by_duplicate_deals(monkeypatch: pytes
     dups = []
     for unit in range(80):
         seat, seed = unit % n, 1000 + unit
-        mixed = _play(game, ["easy" if s == seat else "random" for s in range(n)], seed)
-        twin = _play(game, ["random"] * n, seed)
+        mixed = play_levels(game, ["easy" if s == seat else "random" for s in range(n)], seed)
+        twin = play_levels(game, ["random"] * n, seed)
 
         margins = [x[seat] - statistics.fmean(x[s] for s in range(n) if s != seat) for x in (mixed, twin)]
         dups.append(margins[0] - margins[1])

@@ -10,9 +10,9 @@ import statistics
 
 import pytest
 
-from games.bots import make_bot
 from games.recycle import RecycleGame, loads
 from games.recycle.playing import easy, tracking
+from tests.games.recycle.helpers import play_levels
 
 # Go Fish cut down: three players, five ranks, three cards each. An ask names a
 # seat and a rank, no card, so every seat sees it; the cards given go from one
@@ -141,16 +141,6 @@ def test_a_seats_ask_tells_the_others_it_holds_the_rank(
     assert read > blind + 0.2, (read, blind)
 
 
-def _play(game: RecycleGame, levels: list[str], seed: int) -> list[float]:
-    """Play a whole game through ``apply`` (as the site does, keeping what each seat saw)."""
-    state = game.new(None, None, seed)
-    bots = [make_bot(level, game, seed * 31 + seat) for seat, level in enumerate(levels)]
-    while not game.is_over(state):
-        (seat,) = game.to_act(state)
-        game.apply(state, seat, bots[seat].choose(state, seat))
-    return list(game.result(state)["scores"])
-
-
 def test_easy_beats_random_at_small_go_fish_by_duplicate_deals(
     fish: RecycleGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -164,8 +154,8 @@ def test_easy_beats_random_at_small_go_fish_by_duplicate_deals(
     dups = []
     for unit in range(UNITS):
         seat, seed = unit % 3, 1000 + unit
-        mixed = _play(fish, ["easy" if s == seat else "random" for s in range(3)], seed)
-        twin = _play(fish, ["random"] * 3, seed)
+        mixed = play_levels(fish, ["easy" if s == seat else "random" for s in range(3)], seed)
+        twin = play_levels(fish, ["random"] * 3, seed)
         margins = [x[seat] - statistics.fmean(x[s] for s in range(3) if s != seat) for x in (mixed, twin)]
         dups.append(margins[0] - margins[1])
     mean = statistics.fmean(dups)
