@@ -49,6 +49,9 @@ CLEAR_JS = """async () => {
   // A bot's move may have come in those frames and set cards flying: not at rest, measure again.
   if (!(FLYING_DONE)()) return null;
   const vw = window.innerWidth, vh = window.innerHeight;
+  const strip = document.getElementById('actions').getBoundingClientRect();
+  const clip = (r, box) => ({ left: r.left, right: r.right,
+    top: Math.max(r.top, box.top), bottom: Math.min(r.bottom, box.bottom) });
   const all = (sel, name) => [...document.querySelectorAll(sel)].map((n) => [name(n), n]);
   const parts = [
     ...all('#seats .plate', () => 'plate'),
@@ -56,7 +59,10 @@ CLEAR_JS = """async () => {
     ...all('#turn-banner, #felt-info .felt-info', () => 'banner'),
     ...all('#hand button.card', (n) => 'hand ' + n.dataset.card),
     ...all('#actions button', () => 'button'),
-  ].map(([name, node]) => [name, node, node.getBoundingClientRect()]).filter(([, , r]) => r.width);
+  ].map(([name, node]) => [name, node, node.getBoundingClientRect()]).filter(([, , r]) => r.width)
+    // The actions' strip scrolls: a button is drawn only where the strip shows it.
+    .map(([name, node, r]) => [name, node, name.startsWith('button') ? clip(r, strip) : r])
+    .filter(([, , r]) => r.bottom - r.top > 1);
   const problems = [];
   const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
     && a.top < b.bottom - 1 && b.top < a.bottom - 1;
@@ -286,6 +292,33 @@ def test_a_row_of_six_places_at_each_of_four_seats_leaves_the_middle_clear(own_s
     expect(page.locator('#seats .rpile[data-location="Six"]')).to_have_count(4)
     check_clear(page, "six-places", [(390, 844), (375, 667), (1280, 800)])
     page.screenshot(path=str(ARTIFACTS / "recycle-six-places.png"))
+    assert page.errors == []
+
+
+MANY_BIDS = """(game
+ (setup (create players 3)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (CLUBS, HEARTS)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 2 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (all player 'P (> ('P sto BID) 0)))
+  (choice ((any (range 1..120) 'N (set ((current player) sto BID) 'N)))))
+ (scoring max ((current player) sto BID)))"""
+
+
+def test_a_choice_of_120_moves_scrolls_on_a_phone_and_leaves_the_felt_its_room(own_server, new_page) -> None:
+    game_id = add_game(staff_page(own_server, new_page), "Many bids", MANY_BIDS)
+    page = new_page(**PHONE)
+    play_against_bots(page, own_server.url, "Ann", game_id)
+    bids = page.locator("#actions button")
+    expect(bids).to_have_count(120)
+    felt = page.locator("#felt").bounding_box()
+    assert felt is not None and felt["height"] >= 0.3 * 844, felt  # not squeezed under the buttons
+    check_clear(page, "many-bids", [(390, 844), (375, 667)])
+    page.screenshot(path=str(ARTIFACTS / "recycle-many-bids.png"))
+    # The last bid, scrolled into view in its strip, is a move like any.
+    version = page.locator("body").get_attribute("data-version")
+    page.locator("#actions").get_by_role("button", name="Bid 120", exact=True).tap()
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
     assert page.errors == []
 
 
