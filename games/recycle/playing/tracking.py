@@ -35,8 +35,20 @@ from __future__ import annotations
 from collections import Counter
 
 from games.recycle.compiling.program import Program
-from games.recycle.playing import runner, visibility
-from games.recycle.playing.state import LocKey, RecycleState, owner_label, parse_owner
+from games.recycle.playing import runner
+from games.recycle.playing.state import GAME, LocKey, RecycleState, owner_label, parse_owner
+
+
+def sees(prog: Program, key: LocKey, seat: int | None) -> bool:
+    """Return whether ``seat`` (``None``: a spectator) sees the cards at ``key``."""
+    owner, kind, _ = key
+    if kind == "vloc" or kind == "mem":
+        return True
+    if kind != "iloc" or seat is None or owner == GAME:
+        return False
+    if owner >= 0:
+        return owner == seat
+    return seat in prog.teams[-2 - owner]
 
 
 def follow(prog: Program, st: RecycleState, before: dict[int, LocKey], now: dict[int, LocKey]) -> list:
@@ -47,7 +59,7 @@ def follow(prog: Program, st: RecycleState, before: dict[int, LocKey], now: dict
     keys = set(counts_before) | set(counts_now)
     out = []
     for seat in range(st.players):
-        unseen = {key for key in keys if not visibility.sees(prog, key, seat)}
+        unseen = {key for key in keys if not sees(prog, key, seat)}
         # Places out of the seat's sight that lost a card to another such place: which card
         # left is not seen, so nothing known to lie there can be kept.
         blurred = {

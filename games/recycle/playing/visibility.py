@@ -15,25 +15,14 @@ from typing import Any
 
 from games.recycle.compiling.program import Program
 from games.recycle.playing import tracking
-from games.recycle.playing.state import GAME, LocKey, RecycleState, owner_label, parse_owner
+from games.recycle.playing.state import LocKey, RecycleState, owner_label, parse_owner
+from games.recycle.playing.tracking import sees
 from games.recycle.reading.syntax import Node
 from games.recycle.words.faces import hand_order
 from games.recycle.words.names import readable
 from games.recycle.words.order import name_order
 
 _SECRET_SCORES: weakref.WeakKeyDictionary[Program, bool] = weakref.WeakKeyDictionary()
-
-
-def sees(prog: Program, key: LocKey, seat: int | None) -> bool:
-    """Return whether ``seat`` (``None``: a spectator) sees the cards at ``key``."""
-    owner, kind, _ = key
-    if kind == "vloc" or kind == "mem":
-        return True
-    if kind != "iloc" or seat is None or owner == GAME:
-        return False
-    if owner >= 0:
-        return owner == seat
-    return seat in prog.teams[-2 - owner]
 
 
 def view(prog: Program, st: RecycleState, seat: int | None) -> dict[str, Any]:
