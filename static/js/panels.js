@@ -222,13 +222,13 @@ function placeToast(box) {
   box.style.left = best.left;
 }
 
-/** A short message over the felt, never over the turn banner nor a card, pile or seat (errors, hints). */
 /** Hide the toast if it still says `text` (what it said may have stopped being true). */
 export function hideToast(text) {
   const box = document.getElementById("toast");
   if (!box.hidden && box.textContent === text) box.hidden = true;
 }
 
+/** A short message over the felt, never over the turn banner nor a card, pile or seat (errors, hints). */
 export function toast(text) {
   const box = document.getElementById("toast");
   box.textContent = text;

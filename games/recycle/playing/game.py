@@ -114,7 +114,7 @@ class RecycleGame(Game):
         """
         before = table.positions(state)
         node = state.choice
-        said = said_at(self.words, self.items, state.choice)
+        said = said_at(self.words, self.items, node)
         if not state.over and type(seat) is int and seat == state.cycles[-1][0]:
             labels = (state.cache or runner.options_of(self.program, state))[0]
             try:

@@ -210,7 +210,7 @@ def _candidates(branch: object) -> list[str]:
             out.append(word)
     for rep in _walk(branch):
         inner = next((n for n in _walk(rep) if n.kind == "move"), None) if rep.kind == "repeat" else None
-        source, target = (_place(inner.args[0]), _place(inner.args[1])) if inner is not None else (None, None)
+        source, target = _ends(inner) if inner is not None else (None, None)
         if source is not None and target is not None and _current(source) and _current(target):
             out.append(
                 readable(target.args[-1]) if isinstance(target.args[-1], str) else "Move"
@@ -261,7 +261,7 @@ def _item_words(agg: Node) -> list[str]:
     out_of = [m for m in moves if _place(m.args[0]) is not None and _uses(_place(m.args[0]), var)]
     for move in into:
         if move in out_of:
-            source, target = _place(move.args[0]), _place(move.args[1])
+            source, target = _ends(move)
             turned = source.args[-2] in ("hloc", "iloc") and target.args[-2] == "vloc"  # type: ignore[union-attr]
             return ["Turn up" if turned else "Move"]
     if into and out_of:
@@ -290,7 +290,7 @@ def _between(agg: Node) -> str | None:
     side" when the place it goes is chosen first), so that the two read apart."""
     bound = [n.args[2] for n in _walk(agg) if n.kind == "agg" and n.args[0] == "any"]
     for move in (n for n in _walk(agg) if n.kind == "move"):
-        source, target = _place(move.args[0]), _place(move.args[1])
+        source, target = _ends(move)
         if source is None or target is None:
             continue
         leaves = next((i for i, var in enumerate(bound) if _uses(source, var)), None)
@@ -312,7 +312,7 @@ def _swap(branch: Node) -> str | None:
         inner = next((n for n in _walk(rep) if n.kind == "move"), None)
         if inner is None:
             return None
-        pairs.append((_place(inner.args[0]), _place(inner.args[1])))
+        pairs.append(_ends(inner))
     if len(pairs) != 3 or any(p is None for pair in pairs for p in pair):
         return None
     (a, temp), (mine, a2), (temp2, mine2) = pairs
@@ -331,14 +331,14 @@ def _key(node: object) -> object:
 
 
 def _draw(move: Node) -> str | None:
-    source, target = _place(move.args[0]), _place(move.args[1])
+    source, target = _ends(move)
     if source is not None and source.kind == "game_location" and target is not None and _current(target):
         return f"Draw from {_loc_words(source)}"
     return None
 
 
 def _put(move: Node) -> str | None:
-    source, target = _place(move.args[0]), _place(move.args[1])
+    source, target = _ends(move)
     if source is None or target is None or not _current(source) or _current(target):
         return None
     if target.kind == "game_location":
@@ -351,7 +351,7 @@ _NEIGHBOURS = {"next": "the next player", "previous": "the previous player"}
 
 def _give(move: Node) -> str | None:
     """A card of yours moved to the next (or previous) player's place, in words (Cuckoo's pass)."""
-    source, target = _place(move.args[0]), _place(move.args[1])
+    source, target = _ends(move)
     if source is None or target is None or not _current(source) or target.kind != "owned_location":
         return None
     owner = target.args[0]
@@ -362,7 +362,7 @@ def _give(move: Node) -> str | None:
 
 def _shift(move: Node) -> str | None:
     """A card moved from one of the game's places to another, in words."""
-    source, target = _place(move.args[0]), _place(move.args[1])
+    source, target = _ends(move)
     if source is None or target is None or source.kind != "game_location" or target.kind != "game_location":
         return None
     if _key(source) == _key(target):
@@ -384,6 +384,11 @@ def _setting(node: Node) -> str | None:
             return None
         return readable(name) if n == 1 else f"{readable(name)} {n}"
     return None
+
+
+def _ends(move: Node) -> tuple[Node | None, Node | None]:
+    """The places a ``move`` takes its card from and puts it on (``_place`` of each)."""
+    return _place(move.args[0]), _place(move.args[1])
 
 
 def _place(node: object) -> Node | None:
