@@ -32,6 +32,7 @@ turns up.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 
 from games.recycle.compiling.program import Program
@@ -54,34 +55,50 @@ def sees(prog: Program, key: LocKey, seat: int | None) -> bool:
 def follow(prog: Program, st: RecycleState, before: dict[int, LocKey], now: dict[int, LocKey]) -> list:
     """Return ``shown["known"]`` updated for the move that took the cards from ``before`` to ``now``."""
     old = st.shown.get("known") or [[] for _ in range(st.players)]
-    counts_before = Counter(before.values())
-    counts_now = Counter(now.values())
-    keys = set(counts_before) | set(counts_now)
+    # Only the cards the move took somewhere (or made, or dropped) matter: a handful of the deck.
+    left = before.items() - now.items()  # (card, where it was): moved away or gone
+    came = now.items() - before.items()  # (card, where it is): moved in or made
+    change = Counter(key for _, key in came)
+    change.subtract(key for _, key in left)
+    counted = [key for key, n in change.items() if n]  # places whose count changed
     out = []
     for seat in range(st.players):
-        unseen = {key for key in keys if not sees(prog, key, seat)}
+        hidden: dict[LocKey, bool] = {}
+
+        def unseen(key: LocKey, seat: int = seat, hidden: dict = hidden) -> bool:
+            if key not in hidden:
+                hidden[key] = not sees(prog, key, seat)
+            return hidden[key]
+
         # Places out of the seat's sight that lost a card to another such place: which card
         # left is not seen, so nothing known to lie there can be kept.
-        blurred = {
-            was
-            for card, was in before.items()
-            if was in unseen and (to := now.get(card)) != was and (to is None or to in unseen)
-        }
+        blurred = {was for card, was in left if unseen(was) and ((to := now.get(card)) is None or unseen(to))}
         kept = []
         for card, owner, kind, name in old[seat] if seat < len(old) else ():
             key = (parse_owner(owner), kind, name)
             if now.get(card) == key and key not in blurred:
                 kept.append([card, owner, kind, name])
-        changed = {key for key in unseen if counts_before[key] != counts_now[key]}
+        changed = [key for key in counted if unseen(key)]
         if len(changed) == 1:
             (into,) = changed
             kept += [
                 [card, owner_label(into[0]), into[1], into[2]]
-                for card, key in now.items()
-                if key == into and (was := before.get(card)) is not None and was not in unseen
+                for card, key in sorted(came)
+                if key == into and (was := before.get(card)) is not None and not unseen(was)
             ]
         out.append(kept)
     return out
+
+
+_CARDS: weakref.WeakKeyDictionary[Program, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _cards(prog: Program) -> frozenset[str]:
+    """The names of the program's cards, made once per program."""
+    names = _CARDS.get(prog)
+    if names is None:
+        names = _CARDS[prog] = frozenset(prog.names)
+    return names
 
 
 # How many of a seat's last choices are kept (a Go Fish turn is several asks).
@@ -99,19 +116,13 @@ def record_last(
     was made at and the cards' places before and after it."""
     node, before, now = where
     lasts = list(st.shown.get("lasts") or [None] * st.players)
-    for other in range(st.players):
-        # Cards gone from its hand to where not everyone sees: what made its choice may be gone.
-        if lasts[other] is not None and any(
-            was[0] == other
-            and was[1] == "iloc"
-            and (to := now.get(card)) != was
-            and (to is None or to[1] != "vloc")
-            for card, was in before.items()
-        ):
-            lasts[other] = None
-    names = set(prog.names)
+    if any(lasts):
+        # Cards gone from a hand to where not everyone sees: what made its choice may be gone.
+        for card, was in before.items() - now.items():
+            if was[1] == "iloc" and was[0] >= 0 and ((to := now.get(card)) is None or to[1] != "vloc"):
+                lasts[was[0]] = None
     value = move.get("choice")
-    public = isinstance(value, list) and not any(isinstance(v, str) and v in names for v in value)
+    public = isinstance(value, list) and not any(isinstance(v, str) and v in _cards(prog) for v in value)
     if public and node is not None and not st.over:
         lasts[seat] = [*(lasts[seat] or [])[1 - KEEP :], [node, move]]
     return lasts
