@@ -252,10 +252,12 @@ WS_RATE, WS_BURST = 20.0, 60.0
 WS_PER_TABLE = int(os.environ.get("WS_PER_TABLE", "5"))
 WS_PER_PLAYER = int(os.environ.get("WS_PER_PLAYER", "20"))
 # Admission of new websockets (cardtable/tables/live/admission.py): how many handshakes
-# of one process do their work at once, and the longest one may wait for its turn
-# (under Daphne's 5 s handshake timeout); any other is refused at once with a retry time.
+# of one process do their work at once, the longest wait for a turn the gate holds a
+# new one for (by the time turns have been taking), and the longest it holds one in
+# fact; any other is refused at once with a retry time.
 CONNECT_CONCURRENCY = int(os.environ.get("CONNECT_CONCURRENCY", "8"))
-CONNECT_WAIT = float(os.environ.get("CONNECT_WAIT", "2"))
+CONNECT_WAIT = float(os.environ.get("CONNECT_WAIT", "8"))
+CONNECT_HOLD = float(os.environ.get("CONNECT_HOLD", "20"))
 # Rate limits per player and per client address (docs/security.md, "Limits"):
 # (actions, seconds): at most that many in any such span (a sliding window),
 # counted in CACHES["limits"], shared by every process on one Redis. Beyond them:

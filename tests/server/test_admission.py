@@ -35,6 +35,19 @@ class Held:
             pass
 
 
+class Echo(Held):
+    """``Held``, then echoes each text frame back."""
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        """Send the 'state' once released, then echo."""
+        assert (await receive())["type"] == "websocket.connect"
+        self.started += 1
+        await self.release.wait()
+        await send({"type": "websocket.send", "text": json.dumps({"type": "state"})})
+        while (message := await receive())["type"] != "websocket.disconnect":
+            await send({"type": "websocket.send", "text": message["text"]})
+
+
 async def _refusal(comm: WebsocketCommunicator) -> dict:
     connected, _ = await comm.connect(timeout=5)
     assert connected
@@ -85,16 +98,17 @@ async def test_beyond_its_turns_and_its_wait_a_handshake_is_refused_at_once_with
     assert door.counts["refused"] == 6 and door.counts["expired"] == 0
 
 
-async def test_a_handshake_whose_wait_runs_out_is_refused_before_any_work(settings) -> None:
-    settings.CONNECT_CONCURRENCY, settings.CONNECT_WAIT = 1, 0.2
+async def test_a_handshake_held_past_its_hold_is_refused_before_any_work(settings) -> None:
+    settings.CONNECT_CONCURRENCY, settings.CONNECT_WAIT, settings.CONNECT_HOLD = 1, 1.0, 0.3
     app = Held()
     gate = Admission(app)
     first = WebsocketCommunicator(gate, "/ws/tables/x/")
     assert (await first.connect(timeout=5))[0]
-    second = WebsocketCommunicator(gate, "/ws/tables/x/")  # waits for the one turn...
-    error = await _refusal(second)  # ...which never comes within 0.2 s
+    second = WebsocketCommunicator(gate, "/ws/tables/x/")  # held for the one turn...
+    error = await _refusal(second)  # ...which does not come within 0.3 s
     assert error["retry_after"] > 0
     assert app.started == 1
+    assert admission.gate().counts["expired"] == 1
     app.release.set()
     assert json.loads(await first.receive_from(timeout=5)) == {"type": "state"}
     # The turn is free again: the next handshake is served.
@@ -106,13 +120,68 @@ async def test_a_handshake_whose_wait_runs_out_is_refused_before_any_work(settin
     await third.disconnect()
 
 
+async def test_a_held_handshake_is_accepted_at_once_and_keeps_what_its_client_sends() -> None:
+    door = admission._gates[asyncio.get_running_loop()] = Gate(1, 5.0)
+    app = Echo()
+    gate = Admission(app)
+    first = WebsocketCommunicator(gate, "/ws/tables/x/")
+    assert (await first.connect(timeout=5))[0]
+    await _until(lambda: app.started == 1)
+    second = WebsocketCommunicator(gate, "/ws/tables/x/")
+    assert (await second.connect(timeout=1))[0]  # open while held: Daphne's handshake timeout can't cut it
+    await second.send_to(text_data="sent while held")
+    await _until(lambda: len(door.waiting) == 1)
+    assert app.started == 1
+    app.release.set()
+    assert json.loads(await first.receive_from(timeout=5)) == {"type": "state"}
+    assert json.loads(await second.receive_from(timeout=5)) == {"type": "state"}
+    assert await second.receive_from(timeout=5) == "sent while held"  # read while held, handed on
+    assert app.started == 2
+    await first.disconnect()
+    await second.disconnect()
+
+
+async def test_a_held_client_that_leaves_gives_up_its_place_before_any_work() -> None:
+    door = admission._gates[asyncio.get_running_loop()] = Gate(1, 5.0)
+    app = Held()
+    gate = Admission(app)
+    first = WebsocketCommunicator(gate, "/ws/tables/x/")
+    assert (await first.connect(timeout=5))[0]
+    await _until(lambda: app.started == 1)
+    leaving = WebsocketCommunicator(gate, "/ws/tables/x/")
+    assert (await leaving.connect(timeout=1))[0]
+    await _until(lambda: len(door.waiting) == 1)
+    await leaving.disconnect()
+    await _until(lambda: door.counts["left"] == 1)
+    third = WebsocketCommunicator(gate, "/ws/tables/x/")
+    assert (await third.connect(timeout=1))[0]
+    app.release.set()
+    assert json.loads(await first.receive_from(timeout=5)) == {"type": "state"}
+    assert json.loads(await third.receive_from(timeout=5)) == {"type": "state"}  # the one gone is skipped
+    assert app.started == 2
+    assert door.counts["served"] == 2 and door.working == 0 and not door.waiting
+    await first.disconnect()
+    await third.disconnect()
+
+
 async def test_a_handshake_cancelled_while_it_waits_loses_no_turn() -> None:
     door = Gate(1, 5.0)
-    assert await door.enter(time.monotonic()) is None  # the one turn, taken
-    waiting = asyncio.ensure_future(door.enter(time.monotonic()))
-    await _until(lambda: len(door.waiting) == 1)
-    waiting.cancel()  # as Daphne cancels an application whose client has gone
-    await asyncio.gather(waiting, return_exceptions=True)
+    assert door.enter(time.monotonic()) is None  # the one turn, taken
+    waiting = door.enter(time.monotonic())
+    assert isinstance(waiting, asyncio.Future) and len(door.waiting) == 1
+    door.give_up(waiting, "left")  # as when Daphne cancels an application whose client has gone
     door.leave(time.monotonic(), True)
-    assert door.working == 0  # the turn was not handed to the cancelled one
-    assert await door.enter(time.monotonic()) is None  # and the next handshake has it at once
+    assert door.working == 0  # the turn was not handed to the one that left
+    assert door.enter(time.monotonic()) is None  # and the next handshake has it at once
+
+
+def test_a_refusal_past_the_longest_retry_takes_no_slot() -> None:
+    door = Gate(1, 1.0)
+    door.turn = 10.0  # a turn every ten seconds: three slots fit within 30 s
+    door.working = 1
+    now = time.monotonic()
+    times = [door.retry_after(now) for _ in range(6)]
+    assert times[:2] == [20.0, 30.0], times
+    assert times[2:] == [admission.MAX_RETRY_AFTER] * 4, times
+    door.turn = 0.5  # the process speeds up: the next refusal gets a near slot, not one past the cap
+    assert door.retry_after(now) < 35.0

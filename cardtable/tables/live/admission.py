@@ -12,18 +12,23 @@ connected").
 So the gate sits in front of everything else a handshake does
 (``cardtable/asgi.py``: after the Origin check, before the session is read):
 
-- at most ``CONNECT_CONCURRENCY`` handshakes do their work at once; one is
-  accepted as its turn comes (so Daphne's handshake timeout never cuts short
-  work under way), and its turn ends when its first frame (the state) goes out;
-- a few more may wait for a turn, as long as the wait the gate expects (from
-  the time a turn has been taking) stays under ``CONNECT_WAIT``; a waiting
-  handshake that has not had its turn by then is refused without starting any
-  work;
-- any other is accepted, sent ``rate_limited`` with ``retry_after`` (seconds)
-  and closed with code 4503 at once, with no database or cache call. The
-  ``retry_after`` values hand out the coming seconds one slot at a time, at
-  the rate the process has been finishing handshakes, so that the refused
-  clients come back spread over the time the process needs to serve them all.
+- every handshake is accepted at once, so Daphne's handshake timeout never
+  throws away a handshake that waits or works;
+- at most ``CONNECT_CONCURRENCY`` of them do their work at once, and a turn
+  ends when its first frame (the state) goes out;
+- others are held for a turn, first come first served, as long as the wait
+  the gate expects (from the time a turn has been taking) stays under
+  ``CONNECT_WAIT``. A held socket whose client leaves gives up its place
+  before any work; one held past ``CONNECT_HOLD`` is refused (below);
+- any other is sent ``rate_limited`` with ``retry_after`` (seconds) and closed
+  with code 4503 at once, with no database or cache call. The ``retry_after``
+  values hand out the coming seconds one slot at a time, at the rate the
+  process has been finishing handshakes, so that the refused clients come back
+  spread over the time the process needs to serve them all.
+
+Holding rather than refusing keeps the process at work: a refused client comes
+back at a slot guessed from the rate so far, and a guess too far out leaves
+the process idle, while a held one is served the moment a turn is free.
 """
 
 from __future__ import annotations
@@ -48,13 +53,14 @@ MAX_RETRY_AFTER = 30.0  # never send a client away for longer than this
 class Gate:
     """One process's handshakes: how many are working, which wait, and when refused ones should return."""
 
-    def __init__(self, concurrency: int, wait: float) -> None:
+    def __init__(self, concurrency: int, wait: float, hold: float | None = None) -> None:
         self.concurrency = concurrency
         self.wait = wait
+        self.hold = max(wait, hold if hold is not None else wait)
         self.working = 0
         self.waiting: collections.deque[asyncio.Future[None]] = collections.deque()
-        # A turn's duration, smoothed: 50 ms until the first turns are timed.
-        self.turn = 0.05
+        # A turn's duration, smoothed: a guess until the first turns are timed.
+        self.turn = 0.25
         self.next_slot = 0.0  # the monotonic time handed to the next refused client
         self.counts: collections.Counter[str] = collections.Counter()
         self.reported = 0.0
@@ -68,14 +74,20 @@ class Gate:
         return (len(self.waiting) + 1) / self.rate() if self.working >= self.concurrency else 0.0
 
     def retry_after(self, now: float) -> float:
-        """The next free slot for a refused client, in seconds from now (slots ``1 / rate()`` apart)."""
+        """The next free slot for a refused client, in seconds from now (slots ``1 / rate()`` apart).
+
+        Past ``MAX_RETRY_AFTER`` no slot is taken: such a client comes back at
+        the limit and is given a slot then, by the rate measured by then.
+        """
         start = now + self.expected_wait() + 1.0 / self.rate()
         slot = max(self.next_slot, start)
+        if slot - now > MAX_RETRY_AFTER:
+            return MAX_RETRY_AFTER
         self.next_slot = slot + 1.0 / self.rate()
-        return min(MAX_RETRY_AFTER, slot - now)
+        return slot - now
 
-    async def enter(self, arrived: float) -> float | None:
-        """Wait for a turn; ``None`` once it is this handshake's, else the seconds it should retry after."""
+    def enter(self, arrived: float) -> asyncio.Future[None] | float | None:
+        """``None``: a turn now; a future: held until its turn comes; a number: refused, retry after it."""
         now = time.monotonic()
         if self.working < self.concurrency and not self.waiting:
             self.working += 1
@@ -86,29 +98,23 @@ class Gate:
             return self.retry_after(now)
         turn = asyncio.get_running_loop().create_future()
         self.waiting.append(turn)
-        try:
-            await asyncio.wait_for(asyncio.shield(turn), self.wait - (now - arrived))
-        except TimeoutError:
-            if turn.done():  # the turn came just as the wait ran out: take it
-                return None
+        return turn
+
+    def give_up(self, turn: asyncio.Future[None], reason: str) -> None:
+        """A held handshake leaves without working (its client left, or it was held too long)."""
+        self.counts[reason] += 1
+        if turn.done() and not turn.cancelled():
+            self.leave(time.monotonic(), False)  # the turn it was just given passes on
+        else:
             turn.cancel()
-            self.counts["expired"] += 1  # its wait ran out before any work started
-            return self.retry_after(time.monotonic())
-        except BaseException:  # cancelled while waiting (Daphne gave up on the client)
-            if turn.done() and not turn.cancelled():
-                self.leave(time.monotonic(), False)  # the turn it was just given passes on
-            else:
-                turn.cancel()
-            raise
-        return None
 
     def report(self, now: float) -> None:
         """Log the gate's figures, at most once a second while it refuses handshakes."""
         if now - self.reported >= 1.0:
             self.reported = now
             log.warning(
-                "connect storm: %d handshakes working, %d waiting, a turn takes %.0f ms (%.0f/s); "
-                "so far %d served, %d refused, %d expired waiting",
+                "connect storm: %d handshakes working, %d held, a turn takes %.0f ms (%.0f/s); "
+                "so far %d served, %d refused, %d refused after holding, %d left while held",
                 self.working,
                 len(self.waiting),
                 1000 * self.turn,
@@ -116,6 +122,7 @@ class Gate:
                 self.counts["served"],
                 self.counts["refused"],
                 self.counts["expired"],
+                self.counts["left"],
             )
 
     def leave(self, started: float, timed: bool) -> None:
@@ -141,7 +148,8 @@ def gate() -> Gate:
     if found is None:
         for old in [old for old in _gates if old.is_closed()]:
             del _gates[old]
-        found = _gates[loop] = Gate(settings.CONNECT_CONCURRENCY, settings.CONNECT_WAIT)
+        found = Gate(settings.CONNECT_CONCURRENCY, settings.CONNECT_WAIT, settings.CONNECT_HOLD)
+        _gates[loop] = found
     return found
 
 
@@ -149,11 +157,8 @@ Receive = Callable[[], Awaitable[dict]]
 Send = Callable[[dict], Awaitable[None]]
 
 
-async def refuse(receive: Receive, send: Send, retry_after: float) -> None:
-    """Accept the handshake, say when to come back, close with 4503: no database, no cache."""
-    message = await receive()
-    if message.get("type") != "websocket.connect":
-        return  # the client has gone already
+async def refuse(send: Send, retry_after: float) -> None:
+    """Say when to come back and close with 4503 (the handshake is accepted): no database, no cache."""
     seconds = round(retry_after, 1)
     error = {
         "type": "error",
@@ -161,9 +166,70 @@ async def refuse(receive: Receive, send: Send, retry_after: float) -> None:
         "message": f"the server is busy; connecting again in {seconds:g} s",
         "retry_after": seconds,
     }
-    await send({"type": "websocket.accept"})
     await send({"type": "websocket.send", "text": json.dumps(error)})
     await send({"type": "websocket.close", "code": REFUSED_CODE})
+
+
+class Inbox:
+    """A socket's incoming messages, read ahead while it is held: the client may send, or leave."""
+
+    def __init__(self, receive: Receive, first: dict) -> None:
+        self.receive = receive
+        self.kept: collections.deque[dict] = collections.deque([first])
+        self.next: asyncio.Future[dict] | None = None
+
+    def reading(self) -> asyncio.Future[dict]:
+        """The read under way (one is started if none is)."""
+        if self.next is None:
+            self.next = asyncio.ensure_future(self.receive())
+        return self.next
+
+    def keep(self) -> dict:
+        """Take the finished read's message into the kept ones, and return it."""
+        assert self.next is not None
+        message = self.next.result()
+        self.next = None
+        self.kept.append(message)
+        return message
+
+    async def __call__(self) -> dict:
+        """The next message: the kept ones first, then the read under way, then new reads."""
+        if self.kept:
+            return self.kept.popleft()
+        if self.next is not None:
+            read, self.next = self.next, None
+            return await read
+        return await self.receive()
+
+    def close(self) -> None:
+        """Stop the read under way (the socket is done with)."""
+        if self.next is not None:
+            self.next.cancel()
+
+
+async def hold(door: Gate, turn: asyncio.Future[None], inbox: Inbox, send: Send) -> bool:
+    """Wait for ``turn`` while the client stays; ``False`` if it left or was refused meanwhile."""
+    deadline = time.monotonic() + door.hold
+    while not turn.done():
+        reading = inbox.reading()
+        left = deadline - time.monotonic()
+        try:
+            await asyncio.wait([turn, reading], timeout=max(0.0, left), return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:  # cancelled while held (Daphne ends the application)
+            door.give_up(turn, "left")
+            raise
+        if turn.done():
+            break
+        if reading.done():
+            if inbox.keep().get("type") == "websocket.disconnect":
+                door.give_up(turn, "left")
+                return False
+            continue
+        if time.monotonic() >= deadline:
+            door.give_up(turn, "expired")
+            await refuse(send, door.retry_after(time.monotonic()))
+            return False
+    return True
 
 
 class Admission:
@@ -173,15 +239,28 @@ class Admission:
         self.application = application
 
     async def __call__(self, scope: dict, receive: Receive, send: Send) -> Any:
-        """Refuse the handshake at once, or wait for its turn and hold it until its first frame goes out."""
+        """Accept the handshake; refuse it at once, or hold it for its turn and work to its first frame."""
         if scope["type"] != "websocket":
             return await self.application(scope, receive, send)
         arrived = time.monotonic()
+        connect = await receive()
+        if connect.get("type") != "websocket.connect":
+            return None  # the client has gone already
         door = gate()
-        retry = await door.enter(arrived)
-        if retry is not None:
-            await refuse(receive, send, retry)
+        entry = door.enter(arrived)
+        await send({"type": "websocket.accept"})
+        if isinstance(entry, float):
+            await refuse(send, entry)
             return None
+        inbox = Inbox(receive, connect)
+        try:
+            if entry is not None and not await hold(door, entry, inbox, send):
+                return None
+            return await self._admitted(scope, inbox, send, door)
+        finally:
+            inbox.close()
+
+    async def _admitted(self, scope: dict, inbox: Inbox, send: Send, door: Gate) -> Any:
         started = time.monotonic()
         done = False
 
@@ -191,35 +270,15 @@ class Admission:
                 done = True
                 door.leave(started, timed)
 
-        try:
-            return await self._admitted(scope, receive, send, finish)
-        finally:
-            finish(False)
-
-    async def _admitted(
-        self, scope: dict, receive: Receive, send: Send, finish: Callable[[bool], None]
-    ) -> Any:
-        # The handshake completes now, so Daphne's handshake timeout can no longer throw
-        # its work away however long the work takes; the consumer's own accept is dropped.
-        connect = await receive()
-        if connect.get("type") != "websocket.connect":
-            return None  # the client has gone already
-        await send({"type": "websocket.accept"})
-        replayed = False
-
-        async def replay() -> dict:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return connect
-            return await receive()
-
         async def watched(message: dict) -> None:
             if message["type"] == "websocket.accept":
-                return  # accepted above
+                return  # accepted by the gate already: the consumer's own accept is dropped
             if message["type"] in ("websocket.send", "websocket.close"):
                 # The first frame: the connect's work is done (a close: it ended without).
                 finish(message["type"] == "websocket.send")
             await send(message)
 
-        return await self.application(scope, replay, watched)
+        try:
+            return await self.application(scope, inbox, watched)
+        finally:
+            finish(False)
