@@ -64,9 +64,14 @@ class DeadlineSet:
 
 @dataclass(frozen=True, slots=True)
 class TableOpened:
-    """A socket arrived at a table: a table whose bots were paused with nobody there plays on."""
+    """A socket arrived at a table: a table whose bots were paused with nobody there plays on.
+
+    ``snapshot`` is what the connect read (after its presence row was written),
+    when it has it (a ``state.Snapshot``): the bot driver then reads nothing for a table only people play.
+    """
 
     table_id: str
+    snapshot: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,14 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from cardtable.tables.authority import presence
-from cardtable.tables.models import Connection, Seat
+from cardtable.tables.autoplay import turns
+from cardtable.tables.live import arrival
+from cardtable.tables.models import Connection, Match, MoveRecord, Seat, Table
 from tests.server.test_errors import playing_table
 
 pytestmark = pytest.mark.django_db
@@ -113,3 +117,68 @@ def test_a_zombie_and_a_pid_that_names_another_process_count_as_dead() -> None:
         child.wait()
     mine = presence.process_id().split(":")
     assert mine[1] == str(os.getpid()) and mine[3] == start_time(os.getpid())
+
+
+def _statements(call) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def test_recovery_takes_the_same_statements_for_one_table_as_for_many() -> None:
+    # A restart comes with every socket reconnecting: recovery must not cost a query per seat.
+    playing_table()
+    one = _statements(presence.recover)
+    for _ in range(4):
+        playing_table()
+    Seat.objects.update(away_since=None)
+    many = _statements(presence.recover)
+    assert len(many) == len(one), many
+    assert Seat.objects.filter(player__isnull=False, away_since__isnull=True).count() == 0  # all 10 away
+
+
+def test_resuming_pokes_only_the_tables_a_bot_or_stand_in_plays_and_reads_their_clocks_at_once() -> None:
+    people, _ = playing_table()
+    bots, _ = playing_table(bot=True)
+    stood, _ = playing_table()
+    Seat.objects.filter(table=stood, index=1).update(stand_in=True)
+    Table.objects.filter(pk=people.pk).update(clock=30)
+    ids = [people.pk, bots.pk, stood.pk]
+    with CaptureQueriesContext(connection) as captured:
+        served, deadlines = turns.resumable(ids)
+    statements = captured.captured_queries
+    assert served == sorted([bots.pk, stood.pk])
+    assert deadlines == [(people.pk, None)]
+    assert len(statements) == 2
+
+
+def test_a_seat_back_after_a_restart_reads_no_moves_when_nothing_was_played_for_it() -> None:
+    table, people = playing_table()
+    (ann, _), _ = people
+    presence.recover()  # nobody connected: both seats away, no stand-in yet
+    sql = _statements(lambda: arrival.arrive("ann-1", table.pk, ann.pk))
+    assert not any("tables_moverecord" in s and "by" in s for s in sql), sql
+    # The seats are read twice: by the presence write and with the state (the chat has no lines).
+    assert sum('FROM "tables_seat"' in s for s in sql) == 2, sql
+    assert Seat.objects.get(table=table, index=0).away_since is None
+    # A second socket at the same version: the match and its last move are known, not read again.
+    sql = _statements(lambda: arrival.arrive("ann-2", table.pk, ann.pk))
+    assert not any("MAX(" in s for s in sql), sql
+
+
+def test_a_seat_a_stand_in_played_for_is_told_what_was_played() -> None:
+    table, people = playing_table()
+    (ann, _), _ = people
+    presence.recover()
+    Seat.objects.filter(table=table, index=0).update(stand_in=True)
+    MoveRecord.objects.create(
+        match=Match.objects.get(table=table),
+        seq=999,
+        seat=0,
+        move={"x": 1},
+        by=MoveRecord.STAND_IN,
+        version=1,
+    )
+    arrived = arrival.arrive("ann-1", table.pk, ann.pk)
+    assert arrived.stood_in is not None and arrived.stood_in["seat"] == 0
+    assert arrived.stood_in["moves"][-1]["move"] == {"x": 1}

@@ -47,10 +47,13 @@ def chat_name(player: Player, seats: list[Seat]) -> str:
 
 def chat_history(table_id: str, count: int = 50) -> list[dict]:
     """The table's last chat lines, each under its speaker's name now (a rename shows)."""
-    lines = ChatMessage.objects.filter(table_id=table_id).select_related("player").order_by("-at", "-id")
+    query = ChatMessage.objects.filter(table_id=table_id).select_related("player").order_by("-at", "-id")
+    lines = list(reversed(query[:count]))
+    if not lines:
+        return []  # most tables: one statement per connect, not two
     seats = list(Seat.objects.filter(table_id=table_id).select_related("player").order_by("index"))
     history = []
-    for line in reversed(lines[:count]):
+    for line in lines:
         message = line.to_json()
         if line.player is not None:
             message["name"] = chat_name(line.player, seats)

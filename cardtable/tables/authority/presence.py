@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -143,62 +144,76 @@ def _reseat(table_id: str) -> None:
     Table.objects.filter(pk=table_id).update(seating=F("seating") + 1)
 
 
-def _wake(table: Table, joined: str | None = None) -> None:
-    # Presence does not change the version: the same version is sent again.
-    table_id, version = table.pk, table.version
-    transaction.on_commit(lambda: emit(TableChanged(table_id, version, joined=joined)))
+def _wake(table_id: str, joined: str | None = None, version: int | None = None) -> None:
+    # Presence does not change the version: the same version is sent again. Only the
+    # version is read (when the caller has not): the whole row (its state) costs more.
+    if version is None:
+        version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+    if version is not None:
+        transaction.on_commit(lambda: emit(TableChanged(table_id, version, joined=joined)))
 
 
-def join(channel: str, table_id: str, player_id: int | None) -> datetime | None:
+@dataclass(frozen=True)
+class Joined:
+    """A seated player's connection recorded: since when their seat was away, and whether anything may
+    have been played for it meanwhile (a stand-in or the turn clock)."""
+
+    seat: int
+    since: datetime | None
+    played_for: bool
+
+
+def join(channel: str, table_id: str, player_id: int | None) -> Joined | None:
     """Record a new connection; a returning human takes their seat back from the stand-in.
 
-    Returns since when the player's seat had been away (``None`` if it was not),
-    so the consumer can show them what the stand-in did meanwhile.
+    Returns the player's seat, since when it had been away (``None`` if it was
+    not) and whether a stand-in or the clock could have played for it, so the
+    consumer can show them what was played meanwhile; ``None`` for a spectator.
     """
     with transaction.atomic():
-        Connection.objects.update_or_create(
-            channel=channel,
-            defaults={
-                "table_id": table_id,
-                "player_id": player_id,
-                "seen": timezone.now(),
-                "process": process_id(),
-            },
+        # A new name each socket (``fanout.connection_name``): an insert, with no look first.
+        Connection.objects.create(
+            channel=channel, table_id=table_id, player_id=player_id, seen=timezone.now(), process=process_id()
         )
-        Table.objects.filter(pk=table_id, alone_since__isnull=False).update(alone_since=None)
-        if player_id is None:
-            return None
-        seat = Seat.objects.filter(table_id=table_id, player_id=player_id).first()
+        seat = None
+        if player_id is not None:
+            # The seat, the table's version and whether it was empty, in one statement.
+            seat = (
+                Seat.objects.filter(table_id=table_id, player_id=player_id)
+                .select_related("table")
+                .only("index", "away_since", "stand_in", "timeouts", "table__version", "table__alone_since")
+                .first()
+            )
+        if seat is None or seat.table.alone_since is not None:
+            Table.objects.filter(pk=table_id, alone_since__isnull=False).update(alone_since=None)
         if seat is None:
             return None
         since = seat.away_since
-        if since is not None or seat.stand_in or seat.timeouts:
+        played_for = seat.stand_in or seat.timeouts > 0
+        if since is not None or played_for:
             _reseat(table_id)  # the stand-in gives the seat back (or never takes it)
             Seat.objects.filter(pk=seat.pk).update(away_since=None, stand_in=False, timeouts=0)
         # The seat shows connected again, to the others: this connection reads the table next.
-        _wake(Table.objects.get(pk=table_id), joined=channel)
-        return since
+        _wake(table_id, joined=channel, version=seat.table.version)
+        return Joined(seat.index, since, played_for)
 
 
-def stood_in(table_id: str, player_id: int, since: datetime) -> dict | None:
-    """The ``stood_in`` message for a returning player: the moves made for their seat since ``since``.
+def stood_in(table_id: str, seat: int, since: datetime) -> dict | None:
+    """The ``stood_in`` message for a returning player: the moves made for their ``seat`` since ``since``.
 
     The moves are their own seat's, so nothing hidden from them is in it.
     ``None`` when nothing was played for them.
     """
-    seat = Seat.objects.filter(table_id=table_id, player_id=player_id).first()
-    if seat is None:
-        return None
     rows = MoveRecord.objects.filter(
         match__table_id=table_id,
-        seat=seat.index,
+        seat=seat,
         by__in=[MoveRecord.STAND_IN, MoveRecord.TIMEOUT],
         at__gte=since,
     ).order_by("match__number", "seq")
     moves = [{"move": r.move, "by": r.by, "at": r.at.isoformat()} for r in rows[:200]]
     if not moves:
         return None
-    return {"type": "stood_in", "seat": seat.index, "since": since.isoformat(), "moves": moves}
+    return {"type": "stood_in", "seat": seat, "since": since.isoformat(), "moves": moves}
 
 
 def heartbeat(channel: str) -> None:
@@ -231,8 +246,7 @@ def leave(channel: str) -> tuple[str, int] | None:
         if row.player_id is None:
             return None
         seat = Seat.objects.filter(table_id=row.table_id, player_id=row.player_id).first()
-        table = Table.objects.get(pk=row.table_id)
-        _wake(table)
+        _wake(row.table_id)
         if seat is None or _live(row.table_id).filter(player_id=row.player_id).exists():
             return None
         if seat.away_since is None:
@@ -256,7 +270,7 @@ def grace_expired(table_id: str, index: int) -> bool:
         _reseat(table_id)
         seat.stand_in = True
         seat.save(update_fields=["stand_in"])
-        _wake(seat.table)
+        _wake(table_id)
         return True
 
 
@@ -278,7 +292,7 @@ def sweep() -> list[tuple[str, int, float]]:
             # One conditional UPDATE: a player joining meanwhile clears away_since, so keep theirs.
             marked = Seat.objects.filter(pk=seat.pk, away_since__isnull=True).exclude(live_connection())
             if marked.update(away_since=now):
-                _wake(seat.table)
+                _wake(seat.table_id)
                 graces.append((seat.table_id, seat.index, float(settings.DISCONNECT_GRACE)))
     return graces
 
@@ -301,13 +315,15 @@ def recover() -> tuple[list[str], list[tuple[str, int, float]]]:
         Connection.objects.filter(process__in=dead).delete()
     Table.objects.filter(alone_since__isnull=True).exclude(connections__isnull=False).update(alone_since=now)
     playing = list(Table.objects.filter(status=Table.PLAYING).values_list("pk", flat=True))
+    # Two statements for every seat at once: a restart comes with every socket reconnecting.
+    absent = Seat.objects.filter(table__status=Table.PLAYING, player__isnull=False, stand_in=False).exclude(
+        live_connection()
+    )
+    absent.filter(away_since__isnull=True).update(away_since=now)
     graces = []
-    for seat in Seat.objects.filter(table_id__in=playing, player__isnull=False, stand_in=False):
-        if _live(seat.table_id).filter(player_id=seat.player_id).exists():
-            continue
-        if seat.away_since is None:
-            seat.away_since = now
-            seat.save(update_fields=["away_since"])
-        left = settings.DISCONNECT_GRACE - (now - seat.away_since).total_seconds()
-        graces.append((seat.table_id, seat.index, max(0.0, left)))
+    for table_id, index, since in absent.filter(away_since__isnull=False).values_list(
+        "table_id", "index", "away_since"
+    ):
+        left = settings.DISCONNECT_GRACE - (now - since).total_seconds()
+        graces.append((table_id, index, max(0.0, left)))
     return playing, graces

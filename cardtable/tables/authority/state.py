@@ -250,10 +250,16 @@ def snapshot(table_id: str) -> Snapshot:
     """Read a table in one query, state column included: a snapshot is read once per wake
     and most wakes follow a move, whose new version this process has not parsed yet.
     A running game's match and last move number come in a second (``_match_of``),
-    so the first move after a connect or a restart is made on this version too.
+    so the first move after a connect or a restart is made on this version too;
+    not when this process knows them for this version already (a presence change).
     """
     table, seats, live = load(table_id, with_state=True)
-    return remember(build(table, seats, live, _match_of(table)))
+    known = latest(table_id)
+    if known is not None and known.match and (known.version, known.seating) == (table.version, table.seating):
+        match = known.match  # a presence re-read: the match and its last move are known already
+    else:
+        match = _match_of(table)
+    return remember(build(table, seats, live, match))
 
 
 def _match_of(table: Table) -> tuple[int, int] | None:

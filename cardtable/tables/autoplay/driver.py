@@ -89,9 +89,11 @@ class BotDriver:
         """Resume every game in the database: bots' turns and running graces."""
         self.loop = asyncio.get_running_loop()
         playing, graces = await database_sync_to_async(presence.recover)()
-        for table_id in playing:
+        served, deadlines = await database_sync_to_async(turns.resumable)(playing)
+        for table_id in served:  # a table only people play has no turn of the server's
             self._poke(table_id)
-            await self._read_deadline(table_id)
+        for table_id, deadline in deadlines:
+            self.arm(table_id, deadline)
         for table_id, index, delay in graces:
             self.schedule_grace(table_id, index, delay)
 
@@ -101,7 +103,7 @@ class BotDriver:
 
     def on_table_opened(self, event: TableOpened) -> None:
         """A socket arrived: a table whose bots were paused plays on."""
-        self.poke(event.table_id)
+        self.poke(event.table_id, event.snapshot)
 
     def on_deadline(self, event: DeadlineSet) -> None:
         """A clocked table's deadline: watch it (from any thread)."""

@@ -88,6 +88,20 @@ def next_job(table_id: str) -> Job | None:
     return Job(table.version, table.game, table.state, seed or 0, turns)
 
 
+def resumable(table_ids: list[str]) -> tuple[list[str], list[tuple[str, datetime | None]]]:
+    """Of these running tables: those where a bot or a stand-in plays a seat, and each clocked one's deadline.
+
+    Two statements for them all: after a restart the driver resumes every table
+    while every socket is coming back.
+    """
+    served = Seat.objects.filter(table_id__in=table_ids).filter(Q(stand_in=True) | ~Q(bot_level=""))
+    clocked = Table.objects.filter(pk__in=table_ids, status=Table.PLAYING, clock__gt=0)
+    return (
+        sorted(set(served.values_list("table_id", flat=True))),
+        list(clocked.values_list("pk", "deadline")),
+    )
+
+
 def server_turns(snap: state.Snapshot) -> list[tuple[int, str, str]]:
     """The turns ``next_job`` would find in a move's committed snapshot, read from it (no query).
 

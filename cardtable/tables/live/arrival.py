@@ -68,11 +68,12 @@ def arrive(channel: str, table_id: str, player_id: int | None) -> Arrival:
     The snapshot is read after the presence row is written, so the state shows
     this player connected.
     """
-    since = presence.join(channel, table_id, player_id)
+    joined = presence.join(channel, table_id, player_id)
     deadline = clocks.resume(table_id)
     snap = snapshot(table_id)
     lines = chat.chat_history(table_id)
+    since = joined.since if joined is not None else None
     summary = None
-    if since is not None and player_id is not None:
-        summary = presence.stood_in(table_id, player_id, since)
+    if joined is not None and joined.since is not None and joined.played_for:
+        summary = presence.stood_in(table_id, joined.seat, joined.since)
     return Arrival(since, deadline, snap, lines, summary)

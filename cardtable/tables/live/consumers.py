@@ -159,7 +159,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             db_call(arrival.arrive)(self.channel_name, self.table_id, self._player_id)
         )
         arrived = await asyncio.shield(self.socket.joining)
-        emit(TableOpened(self.table_id))  # a table paused with nobody here plays on
+        emit(TableOpened(self.table_id, arrived.snapshot))  # a table paused with nobody here plays on
         emit(DeadlineSet(self.table_id, arrived.deadline))
         await self._send_snapshot(arrived.snapshot)
         for line in arrived.chat:
