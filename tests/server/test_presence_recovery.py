@@ -18,6 +18,7 @@ from cardtable.tables.authority import presence
 from cardtable.tables.autoplay import turns
 from cardtable.tables.live import arrival
 from cardtable.tables.models import Connection, Match, MoveRecord, Seat, Table
+from tests.server.test_clock import clocked_table
 from tests.server.test_errors import playing_table
 
 pytestmark = pytest.mark.django_db
@@ -156,7 +157,9 @@ def test_a_seat_back_after_a_restart_reads_no_moves_when_nothing_was_played_for_
     table, people = playing_table()
     (ann, _), _ = people
     presence.recover()  # nobody connected: both seats away, no stand-in yet
+    seating = Table.objects.get(pk=table.pk).seating
     sql = _statements(lambda: arrival.arrive("ann-1", table.pk, ann.pk))
+    assert Table.objects.get(pk=table.pk).seating == seating  # who plays the seat did not change
     assert not any("tables_moverecord" in s and "by" in s for s in sql), sql
     # The seats are read twice: by the presence write and with the state (the chat has no lines).
     assert sum('FROM "tables_seat"' in s for s in sql) == 2, sql
@@ -182,3 +185,20 @@ def test_a_seat_a_stand_in_played_for_is_told_what_was_played() -> None:
     arrived = arrival.arrive("ann-1", table.pk, ann.pk)
     assert arrived.stood_in is not None and arrived.stood_in["seat"] == 0
     assert arrived.stood_in["moves"][-1]["move"] == {"x": 1}
+
+
+def test_a_clock_stopped_with_nobody_here_starts_again_on_a_connect_and_its_state_shows_it() -> None:
+    table, people = clocked_table(clock=30)
+    (ann, _), _ = people
+    Table.objects.filter(pk=table.pk).update(deadline=None)  # stopped: everyone had left
+    arrived = arrival.arrive("ann-1", table.pk, ann.pk)
+    assert arrived.deadline is not None
+    assert arrived.snapshot.deadline == arrived.deadline == Table.objects.get(pk=table.pk).deadline
+    assert arrived.snapshot.table["deadline"] is not None
+
+
+def test_a_connect_to_a_table_without_a_clock_reads_no_clock() -> None:
+    table, people = playing_table()
+    (ann, _), _ = people
+    sql = _statements(lambda: arrival.arrive("ann-1", table.pk, ann.pk))
+    assert not any('"tables_table"."clock" > 0' in s for s in sql), sql

@@ -190,8 +190,11 @@ def join(channel: str, table_id: str, player_id: int | None) -> Joined | None:
             return None
         since = seat.away_since
         played_for = seat.stand_in or seat.timeouts > 0
-        if since is not None or played_for:
+        if played_for:
             _reseat(table_id)  # the stand-in gives the seat back (or never takes it)
+        if since is not None or played_for:
+            # Back before any stand-in: who plays the seat has not changed, so ``seating``
+            # stays and the table row is not locked (after a restart every seat comes here).
             Seat.objects.filter(pk=seat.pk).update(away_since=None, stand_in=False, timeouts=0)
         # The seat shows connected again, to the others: this connection reads the table next.
         _wake(table_id, joined=channel, version=seat.table.version)

@@ -255,7 +255,7 @@ def snapshot(table_id: str) -> Snapshot:
     """
     table, seats, live = load(table_id, with_state=True)
     known = latest(table_id)
-    if known is not None and known.match and (known.version, known.seating) == (table.version, table.seating):
+    if known is not None and known.match and known.version == table.version:
         match = known.match  # a presence re-read: the match and its last move are known already
     else:
         match = _match_of(table)

@@ -69,8 +69,12 @@ def arrive(channel: str, table_id: str, player_id: int | None) -> Arrival:
     this player connected.
     """
     joined = presence.join(channel, table_id, player_id)
-    deadline = clocks.resume(table_id)
     snap = snapshot(table_id)
+    deadline = snap.deadline
+    if snap.clock:  # a clocked game stopped with nobody here starts again (rarely: read it again)
+        deadline = clocks.resume(table_id)
+        if deadline != snap.deadline:
+            snap = snapshot(table_id)
     lines = chat.chat_history(table_id)
     since = joined.since if joined is not None else None
     summary = None
