@@ -109,13 +109,17 @@ def _live(table_id: str):
     return Connection.objects.filter(table_id=table_id, seen__gte=timezone.now() - _ttl())
 
 
-def live_connection() -> Exists:
-    """An annotation for a ``Seat`` query: whether the seat's player has a live connection."""
-    return Exists(
-        Connection.objects.filter(
-            table_id=OuterRef("table_id"), player_id=OuterRef("player_id"), seen__gte=timezone.now() - _ttl()
-        )
-    )
+def live_since() -> datetime:
+    """The oldest ``seen`` of a connection that still counts as live (``CONNECTION_TTL`` ago)."""
+    return timezone.now() - _ttl()
+
+
+def live_connection(since: datetime | None = None) -> Exists:
+    """An annotation for a ``Seat`` query: whether the seat's player has a connection seen since ``since``
+    (by default ``live_since()``)."""
+    since = since or live_since()
+    mine = Connection.objects.filter(table_id=OuterRef("table_id"), player_id=OuterRef("player_id"))
+    return Exists(mine.filter(seen__gte=since))
 
 
 def anyone_here(table_id: str) -> bool:

@@ -11,15 +11,17 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 
 from cardtable.tables.authority import presence
+from cardtable.tables.authority.compiled import Compiled
 from cardtable.tables.models import Match, Seat, Table
 from cardtable.tables.players import names
 from games import get_game
@@ -111,6 +113,21 @@ def _told_apart(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return seats
 
 
+def _load_query(with_state: bool) -> Callable[[str, datetime], QuerySet[Seat]]:
+    def build(table_id: str, live_since: datetime) -> QuerySet[Seat]:
+        query = Seat.objects.filter(table_id=table_id).select_related("player", "table", "table__host")
+        if not with_state:
+            query = query.defer("table__state")
+        return query.annotate(live=presence.live_connection(live_since)).order_by("index")
+
+    return build
+
+
+# Compiled once per process: building this query's SQL cost more than running it.
+_EXAMPLE_ID, _EXAMPLE_TIME = "\x00an example table\x00", datetime(1970, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
+_LOAD = {state: Compiled(_load_query(state), _EXAMPLE_ID, _EXAMPLE_TIME) for state in (False, True)}
+
+
 def load(table_id: str, with_state: bool = False) -> tuple[Table, list[Seat], set[int]]:
     """Read a table, its seats and the ids of its connected seated players, in one query.
 
@@ -120,10 +137,7 @@ def load(table_id: str, with_state: bool = False) -> tuple[Table, list[Seat], se
     version yet. (Reading it in a second query could pair a newer state with
     this snapshot's version.)
     """
-    query = Seat.objects.filter(table_id=table_id).select_related("player", "table", "table__host")
-    if not with_state:
-        query = query.defer("table__state")
-    seats = list(query.annotate(live=presence.live_connection()).order_by("index"))
+    seats = _LOAD[with_state].run(table_id, presence.live_since())
     if not seats:
         raise Table.DoesNotExist(f"there is no table {table_id!r}")
     table = seats[0].table

@@ -1,0 +1,59 @@
+"""The table's read compiled once (cardtable/tables/authority/compiled.py): the same rows as Django's own."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from cardtable.tables.authority import presence, state
+from cardtable.tables.authority.compiled import Compiled
+from cardtable.tables.models import Connection, Seat
+from tests.server.test_errors import playing_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _facts(seats: list[Seat]) -> list[tuple]:
+    """Every column of each seat, its player and its table (with the host), and the annotation."""
+
+    def row(instance) -> tuple:
+        return tuple(getattr(instance, f.attname) for f in instance._meta.concrete_fields) if instance else None
+
+    return [(row(s), row(s.player), row(s.table), row(s.table.host), s.live) for s in seats]
+
+
+@pytest.mark.parametrize("with_state", [False, True])
+def test_the_compiled_read_gives_what_the_queryset_gives_for_each_table_and_time(with_state: bool) -> None:
+    first, people = playing_table()
+    second, _ = playing_table(bot=True)
+    Connection.objects.create(channel="c1", table=first, player=people[0][0], seen=timezone.now(), process="p")
+    build = state._load_query(with_state)
+    compiled = state._LOAD[with_state]
+    for table in (first, second, first):
+        for since in (presence.live_since(), timezone.now() + timedelta(seconds=5)):
+            expected = _facts(list(build(table.pk, since)))
+            assert _facts(compiled.run(table.pk, since)) == expected
+    # The values reach the statement: the other table's seats, and who is live at each time.
+    assert [s.table_id for s in compiled.run(second.pk, presence.live_since())] == [second.pk] * 2
+    assert [s.live for s in compiled.run(first.pk, presence.live_since())] == [True, False]
+    assert [s.live for s in compiled.run(first.pk, timezone.now() + timedelta(seconds=5))] == [False, False]
+    assert compiled.run("no such table", presence.live_since()) == []
+
+
+def test_the_compiled_read_is_one_logged_statement() -> None:
+    table, _ = playing_table()
+    state.load(table.pk, with_state=True)  # compiled by now
+    with CaptureQueriesContext(connection) as captured:
+        table_row, seats, live = state.load(table.pk, with_state=True)
+    assert len(captured.captured_queries) == 1
+    assert table_row.pk == table.pk and [s.index for s in seats] == [0, 1] and live == set()
+
+
+def test_an_example_that_does_not_reach_the_statement_is_refused() -> None:
+    compiled = Compiled(lambda table_id: Seat.objects.filter(table_id="fixed"), "example")
+    with pytest.raises(ValueError, match="each example must reach the SQL"):
+        compiled.run("t1")
