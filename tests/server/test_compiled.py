@@ -20,8 +20,10 @@ pytestmark = pytest.mark.django_db
 def _facts(seats: list[Seat]) -> list[tuple]:
     """Every column of each seat, its player and its table (with the host), and the annotation."""
 
-    def row(instance) -> tuple:
-        return tuple(getattr(instance, f.attname) for f in instance._meta.concrete_fields) if instance else None
+    def row(instance) -> tuple | None:
+        if instance is None:
+            return None
+        return tuple(getattr(instance, f.attname) for f in instance._meta.concrete_fields)
 
     return [(row(s), row(s.player), row(s.table), row(s.table.host), s.live) for s in seats]
 
@@ -30,7 +32,8 @@ def _facts(seats: list[Seat]) -> list[tuple]:
 def test_the_compiled_read_gives_what_the_queryset_gives_for_each_table_and_time(with_state: bool) -> None:
     first, people = playing_table()
     second, _ = playing_table(bot=True)
-    Connection.objects.create(channel="c1", table=first, player=people[0][0], seen=timezone.now(), process="p")
+    ann = people[0][0]
+    Connection.objects.create(channel="c1", table=first, player=ann, seen=timezone.now(), process="p")
     build = state._load_query(with_state)
     compiled = state._LOAD[with_state]
     for table in (first, second, first):
@@ -57,3 +60,21 @@ def test_an_example_that_does_not_reach_the_statement_is_refused() -> None:
     compiled = Compiled(lambda table_id: Seat.objects.filter(table_id="fixed"), "example")
     with pytest.raises(ValueError, match="each example must reach the SQL"):
         compiled.run("t1")
+
+
+def test_a_new_connection_gets_the_tables_own_last_lines_under_each_speakers_name_now() -> None:
+    from cardtable.tables.authority import chat
+    from cardtable.tables.models import ChatMessage
+
+    first, people = playing_table()
+    second, _ = playing_table()
+    ann = people[0][0]
+    for number in range(chat.HISTORY + 3):
+        ChatMessage.objects.create(table=first, player=ann, seat=0, name="Ann", text=f"line {number}")
+    ChatMessage.objects.create(table=second, player=ann, seat=0, name="Ann", text="elsewhere")
+    ann.name = "Annie"
+    ann.save(update_fields=["name"])
+    lines = chat.chat_history(first.pk)
+    assert [line["text"] for line in lines] == [f"line {n}" for n in range(3, chat.HISTORY + 3)]
+    assert {line["name"] for line in lines} == {"Annie"}
+    assert [line["text"] for line in chat.chat_history(second.pk)] == ["elsewhere"]

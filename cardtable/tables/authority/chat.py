@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import QuerySet
 
 from cardtable.tables.authority.checks import (
     require_player,
     seats_of,
 )
+from cardtable.tables.authority.compiled import Compiled
 from cardtable.tables.errors import TableError
 from cardtable.tables.events import ChatPosted, emit
 from cardtable.tables.models import ChatMessage, Player, Seat, Table
@@ -45,10 +47,21 @@ def chat_name(player: Player, seats: list[Seat]) -> str:
     return names.watcher_name(player.name, shown.values())
 
 
-def chat_history(table_id: str, count: int = 50) -> list[dict]:
-    """The table's last chat lines, each under its speaker's name now (a rename shows)."""
-    query = ChatMessage.objects.filter(table_id=table_id).select_related("player").order_by("-at", "-id")
-    lines = list(reversed(query[:count]))
+HISTORY = 50  # chat lines a new connection is sent
+
+
+def _last_lines(table_id: str) -> QuerySet[ChatMessage]:
+    lines = ChatMessage.objects.filter(table_id=table_id).select_related("player")
+    return lines.order_by("-at", "-id")[:HISTORY]
+
+
+# Read by every connect: compiled once per process (``compiled.py``).
+_LAST_LINES = Compiled(_last_lines, "\x00an example table\x00")
+
+
+def chat_history(table_id: str) -> list[dict]:
+    """The table's last ``HISTORY`` chat lines, each under its speaker's name now (a rename shows)."""
+    lines = list(reversed(_LAST_LINES.run(table_id)))
     if not lines:
         return []  # most tables: one statement per connect, not two
     seats = list(Seat.objects.filter(table_id=table_id).select_related("player").order_by("index"))
