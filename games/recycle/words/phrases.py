@@ -12,8 +12,19 @@ from __future__ import annotations
 import re
 
 from games.recycle.reading.syntax import Node
+from games.recycle.words.naming import MIN_CHARS
 from games.recycle.words.phrases_cards import CardPhrases
 from games.recycle.words.phrases_words import count_name, is_kind_of, owned, place, possessive, series, word
+
+
+def _key(node: object) -> object:
+    """A form without its line and column, to compare two forms."""
+    if isinstance(node, Node):
+        return (node.kind, tuple(_key(a) for a in node.args))
+    if isinstance(node, tuple | list):
+        return tuple(_key(a) for a in node)
+    return node
+
 
 _ARITH = {"+": "plus", "-": "minus", "*": "times", "//": "divided by", "%": "modulo", "^": "to the power"}
 _COMPARE = {
@@ -52,7 +63,10 @@ class ValuePhrases(CardPhrases):
         method = getattr(self, "_v_" + node.kind, None)
         if method is None:
             return node.kind.replace("_", " ")
-        return method(*node.args)
+        said = method(*node.args)
+        if len(said) >= MIN_CHARS:
+            self.phrases.add(said)
+        return said
 
     def _name(self, name: object) -> str:
         return place(name) if isinstance(name, str) else self.value(name)
@@ -127,7 +141,9 @@ class ValuePhrases(CardPhrases):
         return _TEAM_WHO.get(str(who), str(who))
 
     def _v_team_of(self, of: Node) -> str:
-        return possessive(self.value(of)) + " team"
+        said = self.value(of)
+        # "the team of whoever has the highest card", not "whoever has the highest card's team"
+        return f"the team of {said}" if said.startswith("whoever ") else possessive(said) + " team"
 
     def _v_owner(self, of: Node) -> str:
         if isinstance(of, Node) and of.kind in ("max_card", "min_card"):
@@ -177,7 +193,25 @@ class ValuePhrases(CardPhrases):
 
     def _v_logic(self, op: str, *parts: Node) -> str:
         said = [self.value(p) for p in parts]
+        subject = self._one_subject(parts)
+        if subject:
+            # "your Points is less than 26 and more than 12": the subject said once.
+            said = [said[0], *(s.removeprefix(subject + " is ") for s in said[1:])]
+            return series(said, op)  # short parts: "is king, queen, ace or 10"
         return series(said, op) if len(said) < 3 else "; ".join(said[:-1]) + f"; {op} " + said[-1]
+
+    def _one_subject(self, parts: tuple) -> str | None:
+        """Return the words of the left side every comparison of ``parts`` shares, if each
+        is said "<left> is ..." (so that the later ones can drop it); else None."""
+        if len(parts) < 2 or not all(is_kind_of(p, "compare") for p in parts):
+            return None
+        lefts = {repr(_key(p.args[1])) for p in parts}
+        if len(lefts) != 1:
+            return None
+        subject = self.value(parts[0].args[1])
+        if all(self.value(p).startswith(subject + " is ") for p in parts):
+            return subject
+        return None
 
     def _v_negate(self, of: Node) -> str:
         return f"it is not so that {self.value(of)}"

@@ -41,6 +41,7 @@ class Bindings:
         self.bound: dict[str, tuple[str, str]] = {}  # variable -> (noun, what it is called)
         self.lets: dict[str, Node] = {}  # a ``let`` variable -> the value it stands for
         self._inlining: list[str] = []
+        self.phrases: set[str] = set()  # the long values said, for ``naming.named`` to name
 
     @contextmanager
     def bind(self, var: object, noun: str, called: str | None = None) -> Iterator[str]:

@@ -231,3 +231,72 @@ def test_a_guard_the_choice_already_says_is_not_said_twice() -> None:
         "the suit of the top card of the Discard or whose rank is"
     )
     assert moves.count("there is a card") == 0 and moves.count("there is no card") == 1
+
+
+# Beat it: each option compares your card with the best card on the table so far.
+BEAT = """(game
+ (setup (create players 2) (create teams (0) (1))
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))
+      (set (game points POWER) (((RANK : A) 3) ((RANK : TWO) 2) ((RANK : THREE) 1)))
+      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
+  (choice (((== (size (union (all player 'P ('P vloc TRICK)))) 0)
+            (any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc TRICK)))))
+           ((!= (team (current player))
+                (team (owner (max (union (all player 'P ('P vloc TRICK))) using (game points POWER)))))
+            (any (filter ((current player) iloc HAND) 'C
+                   (> (score 'C using (game points POWER))
+                      (score (max (union (all player 'P ('P vloc TRICK))) using (game points POWER))
+                             using (game points POWER))))
+                 'D (move 'D (top ((current player) vloc TRICK)))))
+           ((< (size ((current player) iloc HAND)) 4)
+            (any (filter ((current player) iloc HAND) 'C
+                   (< (score 'C using (game points POWER))
+                      (score (max (union (all player 'P ('P vloc TRICK))) using (game points POWER))
+                             using (game points POWER))))
+                 'D (move 'D (top ((current player) vloc TRICK))))))))
+ (scoring max (size ((current player) vloc TRICK))))"""
+
+
+def test_a_long_phrase_said_again_is_named_once_and_then_called_by_its_name() -> None:
+    moves = paragraph("The moves of stage 1:", BEAT)
+    best = "the highest card of every player's Trick together by their Power value"
+    assert moves == (
+        "The moves of stage 1: (1) If every player's Trick together is empty: choose a card of your "
+        "Hand, then move that card to the top of your Trick. (2) If your team is not the team of "
+        f'whoever has {best} (call it "the highest card"): choose a card of your Hand where the '
+        "Power value of that card is more than the Power value of the highest card, then move that "
+        "card to the top of your Trick. (3) If the number of cards in your Hand is less than 4: "
+        "choose a card of your Hand where the Power value of that card is less than the Power value "
+        "of the highest card, then move that card to the top of your Trick."
+    )
+
+
+# Counted two ways: a colour's count compared with two bounds, said once before its bounds.
+BOUNDS = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (COLOR (RED, BLUE)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (all player 'P
+        (all (RED, BLUE) 'K
+          (do (((and (> (size (filter ('P iloc HAND) 'C (== (cardatt COLOR 'C) 'K))) ('P sto LOW))
+                     (<= (size (filter ('P iloc HAND) 'C (== (cardatt COLOR 'C) 'K))) ('P sto HIGH)))
+                (set ('P sto MIDDLE) (size (filter ('P iloc HAND) 'C (== (cardatt COLOR 'C) 'K)))))
+               ((> (size (filter ('P iloc HAND) 'C (== (cardatt COLOR 'C) 'K))) ('P sto HIGH))
+                (set ('P sto HIGH) (size (filter ('P iloc HAND) 'C (== (cardatt COLOR 'C) 'K)))))))))))
+ (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
+  (choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc PILE)))))))
+ (scoring max ((current player) sto HIGH)))"""
+
+
+def test_a_count_compared_with_two_bounds_is_said_once_and_named() -> None:
+    order = paragraph("The game, in order:", BOUNDS)
+    assert order.endswith(
+        "for each player: for each color (red and blue): if the number of cards in that player's Hand "
+        'whose color is that color (call it "the number of cards") is more than that player\'s Low '
+        "count and at most that player's High count: set that player's Middle count to the number of "
+        "cards; if the number of cards is more than that player's High count: set that player's High "
+        "count to the number of cards; then stage 1."
+    )
