@@ -7,7 +7,8 @@ the noun phrases ``ValuePhrases.value`` said (``phrases``): one said at least ``
 times in a paragraph, and long (``MIN_CHARS``), keeps its first saying with the name, and
 every later one becomes the name. The name is the phrase's head ("the highest card", "the
 number of cards"), or, when the paragraph already says that head of something else, "that"
-and its noun ("that number"); a phrase without a name that reads apart is left as it is.
+and its noun ("that number"); a name ends in what the phrase is (a card, a player, a team, a
+number), and a phrase without such a name that reads apart is left as it is.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ MIN_TIMES = 3
 MAX_NAMES = 4  # a paragraph with more long repeated phrases keeps the rest as they are
 # Words after which a phrase's head ends: "the highest card | of every player's Trick".
 _LINKS = frozenset({"of", "in", "on", "whose", "where", "by", "from", "with", "together"})
+# A name says what the phrase is: a card, a player, a number; "the Power value" would read as
+# any card's value, not the one the phrase says.
+_NOUNS = frozenset({"card", "cards", "player", "players", "team", "number"})
 _DETERMINERS = frozenset(
     {"every", "each", "that", "the", "your", "a", "an", "another", "its", "their", "all"}
 )
@@ -76,8 +80,13 @@ def _name(paragraph: str, phrase: str, found: list[re.Match[str]]) -> str | None
     first = head(phrase)
     noun = first.removeprefix("the ").split(" of ")[0]
     rest = _pattern(phrase).sub("", paragraph)
-    for short in (first, f"that {noun}"):
-        fits = short != phrase and len(short.split()) >= 2 and len(short) * 2 <= len(phrase)
+    # "the cards" or "that cards" would name nothing in particular: a head of three words or
+    # more ("the highest card"), or "that" and one thing ("that number").
+    names = ([first] if len(first.split()) >= 3 else []) + (
+        [f"that {noun}"] if not noun.endswith("s") else []
+    )
+    for short in names:
+        fits = short != phrase and short.split()[-1] in _NOUNS and len(short) * 2 <= len(phrase)
         if fits and not _pattern(short).search(rest):
             return short
     return None

@@ -11,20 +11,11 @@ from __future__ import annotations
 
 import re
 
+from games.recycle.compiling.fast import shape
 from games.recycle.reading.syntax import Node
 from games.recycle.words.naming import MIN_CHARS
 from games.recycle.words.phrases_cards import CardPhrases
 from games.recycle.words.phrases_words import count_name, is_kind_of, owned, place, possessive, series, word
-
-
-def _key(node: object) -> object:
-    """A form without its line and column, to compare two forms."""
-    if isinstance(node, Node):
-        return (node.kind, tuple(_key(a) for a in node.args))
-    if isinstance(node, tuple | list):
-        return tuple(_key(a) for a in node)
-    return node
-
 
 _ARITH = {"+": "plus", "-": "minus", "*": "times", "//": "divided by", "%": "modulo", "^": "to the power"}
 _COMPARE = {
@@ -102,13 +93,21 @@ class ValuePhrases(CardPhrases):
         return "the " + (self._placed(kind, name) or self._name(name))
 
     def _v_owned_location(self, owner: Node, kind: str, name: object) -> str:
-        return owned(self.value(owner), self._placed(kind, name) or self._name(name))
+        return owned(self._whose(owner), self._placed(kind, name) or self._name(name))
 
     def _v_game_storage(self, name: object) -> str:
         return "the " + (count_name(name) if isinstance(name, str) else self._counted(name))
 
     def _v_owned_storage(self, owner: Node, name: object) -> str:
-        return owned(self.value(owner), count_name(name) if isinstance(name, str) else self._counted(name))
+        return owned(self._whose(owner), count_name(name) if isinstance(name, str) else self._counted(name))
+
+    def _whose(self, owner: object) -> str:
+        """Say the owner of a place or count: "they" (so "their Hand") for the one player a
+        loop or choice goes over, as a person writes "for each player: deal 2 cards to their
+        Hand"; with two players in scope, "that player" and "the other player" tell them apart."""
+        said = self.value(owner)
+        players = [noun for noun, _ in self.bound.values() if noun == "player"]
+        return "they" if said == "that player" and len(players) == 1 and not self.spelled else said
 
     def _counted(self, name: object) -> str:
         """Say a count a loop names (``('P sto 'W)`` for each ``'W`` of a list): "count"."""
@@ -121,14 +120,14 @@ class ValuePhrases(CardPhrases):
         return "the " + self._name(name)
 
     def _v_owned_string(self, owner: Node, name: object) -> str:
-        return owned(self.value(owner), self._name(name))
+        return owned(self._whose(owner), self._name(name))
 
     def _v_game_points(self, name: object) -> str:
         said = self._name(name)
         return f"the {said}" if said.lower().endswith("points") else f"the {said} points"
 
     def _v_owned_points(self, owner: Node, name: object) -> str:
-        return f"{possessive(self.value(owner))} {self._name(name)} points"
+        return f"{possessive(self._whose(owner))} {self._name(name)} points"
 
     def _v_player(self, who: object) -> str:
         if isinstance(who, int):
@@ -189,6 +188,16 @@ class ValuePhrases(CardPhrases):
                 return f"{self.value(of)} is empty"
             if right.args[0] == 0 and op in ("!=", ">"):
                 return f"{self.value(of)} is not empty"
+        only = self._only(op, left, right)
+        if only:
+            return only
+        if (
+            is_kind_of(left, "score")
+            and is_kind_of(right, "score")
+            and shape(left.args[1]) == shape(right.args[1])
+        ):
+            # "the Power value of that card is more than that of the highest card": one scale.
+            return f"{self.value(left)} {_COMPARE.get(op, op)} that of {self.value(right.args[0])}"
         return f"{self.value(left)} {_COMPARE.get(op, op)} {self.value(right)}"
 
     def _v_logic(self, op: str, *parts: Node) -> str:
@@ -200,12 +209,25 @@ class ValuePhrases(CardPhrases):
             return series(said, op)  # short parts: "is king, queen, ace or 10"
         return series(said, op) if len(said) < 3 else "; ".join(said[:-1]) + f"; {op} " + said[-1]
 
+    def _only(self, op: str, left: object, right: object) -> str | None:
+        """Say "the number of cards in your Hand whose suit is the Trump is the number of cards
+        in your Hand" as a person does: "your Hand holds only cards whose suit is the Trump"."""
+        if op != "==" or not (is_kind_of(left, "size") and is_kind_of(right, "size")):
+            return None
+        of, whole = self.resolve(left.args[0]), self.resolve(right.args[0])  # type: ignore[union-attr]
+        if not (is_kind_of(of, "filter") and shape(of.args[0]) == shape(whole)):
+            return None
+        noun = self.noun(of.args[0])
+        if noun != "card":
+            return None
+        return f"{self.value(whole)} holds only cards {self.where(of.args[1], of.args[2], noun)}"
+
     def _one_subject(self, parts: tuple) -> str | None:
         """Return the words of the left side every comparison of ``parts`` shares, if each
         is said "<left> is ..." (so that the later ones can drop it); else None."""
         if len(parts) < 2 or not all(is_kind_of(p, "compare") for p in parts):
             return None
-        lefts = {repr(_key(p.args[1])) for p in parts}
+        lefts = {repr(shape(p.args[1])) for p in parts}
         if len(lefts) != 1:
             return None
         subject = self.value(parts[0].args[1])
@@ -222,7 +244,7 @@ class ValuePhrases(CardPhrases):
     def _v_agg(self, quantifier: str, over: Node, var: str, body: Node) -> str:
         which = "some" if quantifier == "any" else "every"
         noun = self.noun(over, var, body)
-        with self.bind(var, noun) as called:
+        with self.bind(var, noun) as called, self.spelled_out():
             said = self.value(body)
         domain = self.domain(over, var, which, body)
         if said.count(called) == 1 and said.startswith(f"{called}'s ") and not re.search(r" of |\(", domain):
