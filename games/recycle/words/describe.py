@@ -20,7 +20,7 @@ from games.recycle.compiling.program import Program
 from games.recycle.reading.forms import is_kind, leading_comments, sentence, walk, walk_scoped
 from games.recycle.reading.syntax import Node
 from games.recycle.words.names import readable
-from games.recycle.words.naming import named
+from games.recycle.words.naming import MIN_TIMES, named
 from games.recycle.words.phrases import LOCATION_KINDS, count_name, place, series
 from games.recycle.words.phrases_words import word
 from games.recycle.words.setup_text import SetupText
@@ -54,7 +54,8 @@ class _Describer(SetupText):
         details: list[str] = []
         steps = self.steps(items, "", paragraphs, details)
         paragraphs[:0] = [sentence("The game, in order: " + "; then ".join(steps)), *details]
-        return [named(p, self.say.phrases) for p in paragraphs]
+        said_again = [phrase for phrase, times in self.say.phrases.items() if times >= MIN_TIMES]
+        return [named(p, said_again) for p in paragraphs]
 
     def steps(self, items: list[Node], prefix: str, out: list[str], details: list[str]) -> list[str]:
         """Say ``items``; a stage is numbered, said by its own paragraph(s) in ``out``; the

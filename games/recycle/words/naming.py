@@ -38,6 +38,8 @@ def named(paragraph: str, phrases: Iterable[str]) -> str:
     for _ in range(MAX_NAMES):
         best: tuple[int, str, str] | None = None
         for phrase in candidates:
+            if paragraph.count(phrase) < MIN_TIMES:  # most phrases: not here, found fast
+                continue
             found = _occurrences(paragraph, phrase)
             if len(found) < MIN_TIMES:
                 continue

@@ -37,6 +37,30 @@ LOCATION_KINDS = {
 }
 
 
+def _alternatives(parts: tuple) -> list:
+    """The parts of nested "or"s, in order: (or (or A B) C) is A, B, C."""
+    out = []
+    for part in parts:
+        nested = is_kind_of(part, "logic") and part.args[0] == "or"
+        out.extend(_alternatives(part.args[1:]) if nested else [part])
+    return out
+
+
+def _one_word_apart(said: list[str]) -> str | None:
+    """Return three or more alternatives that differ in one word as one: "the total Clubs,
+    Hearts or Spades value of the cards in your Hand is 5" (not that sentence three times);
+    None when they differ more. Only for "or": "the total Clubs and Hearts value is 5" would
+    read as a sum."""
+    words = [s.split(" ") for s in said]
+    if len(said) < 3 or len({len(w) for w in words}) != 1 or any(re.search(r"[,;:()]", s) for s in said):
+        return None
+    apart = [i for i in range(len(words[0])) if len({w[i] for w in words}) > 1]
+    if len(apart) != 1:
+        return None
+    at = apart[0]
+    return " ".join([*words[0][:at], series([w[at] for w in words], "or"), *words[0][at + 1 :]])
+
+
 class ValuePhrases(CardPhrases):
     """Says the operands of one description (its declared names and card attributes:
     ``Bindings``)."""
@@ -56,7 +80,7 @@ class ValuePhrases(CardPhrases):
             return node.kind.replace("_", " ")
         said = method(*node.args)
         if len(said) >= MIN_CHARS:
-            self.phrases.add(said)
+            self.phrases[said] += 1
         return said
 
     def _name(self, name: object) -> str:
@@ -201,12 +225,20 @@ class ValuePhrases(CardPhrases):
         return f"{self.value(left)} {_COMPARE.get(op, op)} {self.value(right)}"
 
     def _v_logic(self, op: str, *parts: Node) -> str:
+        if op == "or" and any(is_kind_of(p, "logic") and p.args[0] == "or" for p in parts):
+            # (or (or A B) C): one "or" of A, B and C, so that alternatives a word apart merge.
+            merged = _one_word_apart([self.value(p) for p in _alternatives(parts)])
+            if merged:
+                return merged
         said = [self.value(p) for p in parts]
-        subject = self._one_subject(parts)
+        subject = self._one_subject(parts, said)
         if subject:
             # "your Points is less than 26 and more than 12": the subject said once.
             said = [said[0], *(s.removeprefix(subject + " is ") for s in said[1:])]
             return series(said, op)  # short parts: "is king, queen, ace or 10"
+        merged = _one_word_apart(said) if op == "or" else None
+        if merged:
+            return merged
         return series(said, op) if len(said) < 3 else "; ".join(said[:-1]) + f"; {op} " + said[-1]
 
     def _only(self, op: str, left: object, right: object) -> str | None:
@@ -222,18 +254,15 @@ class ValuePhrases(CardPhrases):
             return None
         return f"{self.value(whole)} holds only cards {self.where(of.args[1], of.args[2], noun)}"
 
-    def _one_subject(self, parts: tuple) -> str | None:
-        """Return the words of the left side every comparison of ``parts`` shares, if each
-        is said "<left> is ..." (so that the later ones can drop it); else None."""
+    def _one_subject(self, parts: tuple, said: list[str]) -> str | None:
+        """Return the words of the left side every comparison of ``parts`` (said as ``said``)
+        shares, if each is said "<left> is ..." (so that the later ones can drop it); else None."""
         if len(parts) < 2 or not all(is_kind_of(p, "compare") for p in parts):
             return None
-        lefts = {repr(shape(p.args[1])) for p in parts}
-        if len(lefts) != 1:
+        if len({shape(p.args[1]) for p in parts}) != 1:
             return None
         subject = self.value(parts[0].args[1])
-        if all(self.value(p).startswith(subject + " is ") for p in parts):
-            return subject
-        return None
+        return subject if all(s.startswith(subject + " is ") for s in said) else None
 
     def _v_negate(self, of: Node) -> str:
         return f"it is not so that {self.value(of)}"

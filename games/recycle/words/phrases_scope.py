@@ -10,6 +10,7 @@ player", "a rank (ace, 2, ... or king)", "each place (One, Two and Three)").
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -41,7 +42,7 @@ class Bindings:
         self.bound: dict[str, tuple[str, str]] = {}  # variable -> (noun, what it is called)
         self.lets: dict[str, Node] = {}  # a ``let`` variable -> the value it stands for
         self._inlining: list[str] = []
-        self.phrases: set[str] = set()  # the long values said, for ``naming.named`` to name
+        self.phrases: Counter[str] = Counter()  # the long values said, for ``naming.named`` to name
         self.spelled = 0  # > 0 while a phrase must say "that player's", not "their" (``spelled_out``)
 
     @contextmanager

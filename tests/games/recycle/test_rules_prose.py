@@ -336,3 +336,24 @@ def test_a_test_options_in_a_row_share_is_said_once_before_them() -> None:
         "whose suit is hearts: play to the Pile a card of your Hand. (4) If the number of cards in "
         "your Hand is 1: pass."
     )
+
+
+# Three alternatives a word apart: the game ends when any of three piles holds two cards.
+PILES = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (or (or (== (size (game vloc NORTH)) 2) (== (size (game vloc SOUTH)) 2))
+                        (== (size (game vloc EAST)) 2)))
+  (choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc NORTH))))
+           (any ((current player) iloc HAND) 'C (move 'C (top (game vloc SOUTH))))
+           (any ((current player) iloc HAND) 'C (move 'C (top (game vloc EAST)))))))
+ (scoring min (size ((current player) iloc HAND))))"""
+
+
+def test_alternatives_a_word_apart_are_said_once() -> None:
+    stage = paragraph("Stage 1:", PILES)
+    assert stage.startswith(
+        "Stage 1: played in rounds until the number of cards in the North, South or East is 2, each round"
+    )
