@@ -26,7 +26,7 @@ from games.recycle.words.phrases_words import word
 from games.recycle.words.setup_text import SetupText
 
 # Bounds on the text, so a huge description (200,000 characters) still lists in a few kilobytes
-# per paragraph: CardStock's longest paragraph, Klaverjassen's play stage, is 6,837 characters.
+# per paragraph: CardStock's longest paragraph, Klaverjassen's moves, is 3,518 characters.
 MAX_PARAGRAPH = 8_000
 MAX_STAGES = 30
 MAX_GOAL = 200
