@@ -2,7 +2,7 @@
 // turn banner. They turn a person's clicks into one of the moves the server listed
 // in `legal_moves`; table.js draws them again for each state.
 
-import { cardShort } from "./cards.js";
+import { cardName, cardShort } from "./cards.js";
 import { chosenMove, classify, renderHand } from "./hand.js";
 import { h, replaceKeeping, seatName, trickNode } from "./layout.js";
 import { replayLink } from "./panels.js";
@@ -55,7 +55,7 @@ function chosen(ctx) {
 
 export function drawHand(ctx) {
   const hand = (ctx && ctx.view && ctx.view.hand) || [];
-  if (page.raised && !(ctx && ctx.moves.plays.has(page.raised))) page.raised = null;
+  if (page.raised && !(ctx && (ctx.moves.plays.has(page.raised) || ctx.moves.places.has(page.raised)))) page.raised = null;
   const chosen = page.raised ? new Set([...page.selected, page.raised]) : page.selected;
   renderHand($("hand"), hand, ctx ? ctx.moves : classify([]), chosen, page.pending, onCard, handMarks(ctx));
   // One card raised, even where the hand holds two of its name (a deck repeating its cards).
@@ -79,8 +79,14 @@ function handMarks(ctx) {
 function onCard(card) {
   const ctx = page.ctx;
   if (!ctx || page.pending) return;
-  const { plays, multi } = ctx.moves;
-  if (plays.has(card) && confirmPlays() && page.raised !== card) {
+  const { plays, places, multi } = ctx.moves;
+  if (places.has(card)) {
+    // A card with several places to go: a tap raises it and the buttons under the hand say
+    // where it may go; a second tap lowers it.
+    page.raised = page.raised === card ? null : card;
+    drawHand(ctx);
+    renderActions(ctx);
+  } else if (plays.has(card) && confirmPlays() && page.raised !== card) {
     // A first tap raises the card; the second (or "Play") plays it: a misplaced finger costs nothing.
     page.raised = card;
     drawHand(ctx);
@@ -117,7 +123,9 @@ function actionNodes(ctx) {
   }
   const replay = replayLink(table, "btn replay-link");
   if (replay) nodes.push(replay);
-  const { multi, others, plays } = ctx.moves;
+  const { multi, others, plays, places } = ctx.moves;
+  if (page.raised && places.has(page.raised)) nodes.push(placeButtons(ctx, page.raised, places.get(page.raised)));
+  else if (places.size) nodes.push(h("span", { class: "hint", id: "tap-a-card", text: "Tap a card, then choose where it goes." }));
   if (page.raised && plays.has(page.raised)) {
     const move = plays.get(page.raised);
     nodes.push(
@@ -147,6 +155,21 @@ function actionNodes(ctx) {
     }
   }
   return nodes;
+}
+
+/** The places the raised card may go, one button each, saying where ("Play to your side ·
+ * Red", "Play to the discard"): the layout's `whereLabel` (the move's words without the card),
+ * else its whole label. */
+function placeButtons(ctx, card, moves) {
+  const { game } = ctx;
+  const name = cardName(card);
+  const box = h("div", { class: "card-places", role: "group", "aria-label": `Where ${name} goes` }, h("span", { class: "hint", text: `${cardShort(card)} to:` }));
+  for (const move of moves) {
+    const label = game.moveLabel ? game.moveLabel(move, ctx) : JSON.stringify(move);
+    const text = game.whereLabel ? game.whereLabel(move, ctx) : label;
+    box.append(h("button", { type: "button", class: "btn primary", disabled: page.pending, onclick: () => makeMove(move), text, "data-label": label }));
+  }
+  return box;
 }
 
 /** The tools beside the turn banner: "Hint" on your turn, "Last trick" while there is one. */

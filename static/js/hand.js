@@ -4,24 +4,29 @@
 import { handButton } from "./cards.js";
 
 /**
- * Sort the legal moves into card plays, multi-card choices and other buttons. `cardOf(move)`,
- * when given, names the hand card another kind of move plays (a RECYCLE choice of one card):
- * such a move is played from the hand when no other move names that card.
+ * Sort the legal moves into card plays, cards with several places to go, multi-card choices
+ * and other buttons. `cardOf(move)`, when given, names the hand card another kind of move
+ * takes (a RECYCLE choice of one card, with or without a place): such a move is played from
+ * the hand when no other move names that card; a card several moves name (its colour's
+ * expedition or the discard) is tapped, then one of its `places` (card to its moves) chosen.
  */
 export function classify(legal, cardOf = null) {
   const plays = new Map();
+  const places = new Map();
   const multi = { key: null, moves: [], cards: new Set() };
   const others = [];
   const named = new Map();
   if (cardOf) for (const move of legal) {
     const card = cardOf(move);
-    if (card) named.set(card, named.has(card) ? null : move);
+    if (card) named.set(card, [...(named.get(card) || []), move]);
   }
   for (const move of legal) {
     const [key] = Object.keys(move);
     const value = move[key];
     const card = cardOf ? cardOf(move) : null;
-    if (card && named.get(card) === move) plays.set(card, move);
+    const naming = card ? named.get(card) : [];
+    if (card && naming.length === 1) plays.set(card, move);
+    else if (card) places.set(card, naming);
     else if (key === "play" && typeof value === "string") plays.set(value, move);
     else if (Array.isArray(value) && value.every((c) => typeof c === "string")) {
       multi.key = key;
@@ -29,7 +34,7 @@ export function classify(legal, cardOf = null) {
       value.forEach((c) => multi.cards.add(c));
     } else others.push(move);
   }
-  return { plays, multi, others };
+  return { plays, places, multi, others };
 }
 
 /** The legal multi-card move made of exactly the selected cards, or null. */
@@ -47,6 +52,7 @@ export function chosenMove(hand, multi, selected) {
  */
 export function renderHand(root, hand, moves, selected, pending, onCard, marks = null) {
   const { plays, multi } = moves;
+  const places = moves.places || new Map();
   const focused = [...root.children].indexOf(document.activeElement);
   // Buttons by card; a deck may hold several cards of one name (LAMA's eight of each).
   const existing = new Map();
@@ -60,9 +66,9 @@ export function renderHand(root, hand, moves, selected, pending, onCard, marks =
     }
     if (button === cursor) cursor = cursor.nextSibling;
     else root.insertBefore(button, cursor);
-    const playable = !pending && (plays.has(card) || multi.cards.has(card));
+    const playable = !pending && (plays.has(card) || places.has(card) || multi.cards.has(card));
     button.classList.toggle("legal", playable);
-    button.classList.toggle("dim", !playable && (plays.size > 0 || multi.key !== null));
+    button.classList.toggle("dim", !playable && (plays.size > 0 || places.size > 0 || multi.key !== null));
     button.classList.toggle("selected", selected.has(card));
     // Marked cards (passed to you, the hint, what a play would do): a ribbon, and
     // words for screen readers. `marks` maps a card to {short, label, kind}.

@@ -1,7 +1,8 @@
 """What a person does on the page, as Playwright steps: name, create, sit, add bots, play.
 
 Moves are made the way a person makes them: by clicking (or tapping) the visible
-part of a card the page marks as legal, selecting cards and pressing "Pass cards" /
+part of a card the page marks as legal (then, for a card with several places to go,
+one of the buttons saying where), selecting cards and pressing "Pass cards" /
 "Discard", or pressing the one move button ("Go"). The test never computes a rule
 itself: it reads what the page shows.
 
@@ -311,9 +312,13 @@ def _take_turn(
         elif state["legal"] and not confirm:
             card = rng.choice(state["legal"])
             click_card(page, card, tap, watchdog)
+            places = page.locator("#actions .card-places button:enabled")
+            if places.count():
+                # A card with several places to go: the page asks where; a person picks one.
+                places.nth(rng.randrange(places.count())).click(timeout=CLICK_TIMEOUT)
             # With "confirm card plays" (on by default on a touch screen) the first tap
             # raises the card: a person taps it again to play it.
-            if page.locator(f'#hand button.card.raised[data-card="{card}"]').count():
+            elif page.locator(f'#hand button.card.raised[data-card="{card}"]').count():
                 click_card(page, card, tap, watchdog)
         elif state["buttons"] and not confirm:
             label = rng.choice(state["buttons"]) if any_button else state["buttons"][0]

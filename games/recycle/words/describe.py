@@ -15,16 +15,18 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cached_property
 
+from games.recycle.compiling.fast import shape
 from games.recycle.compiling.program import Program
 from games.recycle.reading.forms import is_kind, leading_comments, sentence, walk, walk_scoped
 from games.recycle.reading.syntax import Node
 from games.recycle.words.names import readable
+from games.recycle.words.naming import MIN_TIMES, named
 from games.recycle.words.phrases import LOCATION_KINDS, count_name, place, series
 from games.recycle.words.phrases_words import word
 from games.recycle.words.setup_text import SetupText
 
 # Bounds on the text, so a huge description (200,000 characters) still lists in a few kilobytes
-# per paragraph: CardStock's longest paragraph, Klaverjassen's play stage, is 6,837 characters.
+# per paragraph: CardStock's longest paragraph, Klaverjassen's moves, is 3,518 characters.
 MAX_PARAGRAPH = 8_000
 MAX_STAGES = 30
 MAX_GOAL = 200
@@ -52,7 +54,8 @@ class _Describer(SetupText):
         details: list[str] = []
         steps = self.steps(items, "", paragraphs, details)
         paragraphs[:0] = [sentence("The game, in order: " + "; then ".join(steps)), *details]
-        return paragraphs
+        said_again = [phrase for phrase, times in self.say.phrases.items() if times >= MIN_TIMES]
+        return [named(p, said_again) for p in paragraphs]
 
     def steps(self, items: list[Node], prefix: str, out: list[str], details: list[str]) -> list[str]:
         """Say ``items``; a stage is numbered, said by its own paragraph(s) in ``out``; the
@@ -165,11 +168,18 @@ class _Describer(SetupText):
         moves = list(dict.fromkeys(m for o in options for m in self.kinds_of_move(o)))
         summary = "choose one move: " + (series(moves, "or") if moves else "one of its options")
         details = []
+        runs = {start: (end, shared) for start, end, shared in shared_guards(options)}
+        left: tuple = ()  # the tests the options of the run said are in leave out
+        until = 0
         for index, option in enumerate(options, 1):
+            if index - 1 in runs:
+                until, left = runs[index - 1]
+                joined = Node("logic", ("and", *left), option.line, option.column)
+                when = self.say.value(left[0] if len(left) == 1 else joined)
+                details.append(f"Options ({index}) to ({until}) are for when {when}.")
+            said = self.say.action(without(option, left) if index <= until else option)
             note = self.comment_at(option)
-            details.append(
-                f"({index}) {sentence(note) + ' ' if note else ''}{sentence(self.say.action(option))}"
-            )
+            details.append(f"({index}) {sentence(note) + ' ' if note else ''}{sentence(said)}")
         return f"on your turn, {summary}", " ".join(details)
 
     def kinds_of_move(self, option: Node) -> list[str]:
@@ -193,7 +203,7 @@ class _Describer(SetupText):
                 elif dst.startswith("your") and src.startswith("the "):
                     out.append(f"draw from {src} to {dst}")
                 elif dst.startswith("your"):
-                    src = re.sub(r"^(that|the other) player's ", "another player's ", src)
+                    src = re.sub(r"^((that|the other) player's|their) ", "another player's ", src)
                     out.append(f"take cards from {src} to {dst}")
                 else:
                     out.append(f"move a card from {src} to {dst}")
@@ -368,6 +378,51 @@ def describe(program: Program, text: str, description: str = "") -> Rules:
         how_to_play=tuple(_bounded(p, MAX_PARAGRAPH) for p in paragraphs if p),
         glossary=describer.glossary()[:MAX_TERMS],
     )
+
+
+MIN_RUN = 3  # options in a row that share a test for it to be said once before them
+
+
+def conjuncts(option: object) -> tuple:
+    """Return the tests a guarded option's condition joins with "and" (none for no guard)."""
+    if not (isinstance(option, Node) and option.kind == "guarded"):
+        return ()
+    condition = option.args[0]
+    if isinstance(condition, Node) and condition.kind == "logic" and condition.args[0] == "and":
+        return tuple(condition.args[1:])
+    return (condition,)
+
+
+def shared_guards(options: list[Node]) -> list[tuple[int, int, tuple]]:
+    """Return the runs of ``MIN_RUN`` or more options in a row whose guards all test the same
+    things (Klaverjassen's six options for when the lead is set and you cannot follow it): each
+    as (first index, last index counted from 1, the tests shared, as the first option has them)."""
+    keys = [[shape(c) for c in conjuncts(o)] for o in options]
+    found = []  # (what saying the tests once saves, first, last, the tests' shapes)
+    for start, first in enumerate(keys):
+        shared = first
+        for end in range(start + 1, len(options)):
+            shared = [k for k in shared if k in keys[end]]
+            if not shared:
+                break
+            if end + 1 - start >= MIN_RUN:
+                found.append(((end - start) * len(repr(shared)), start, end + 1, shared))
+    runs: list[tuple[int, int, tuple]] = []
+    for _, start, end, shared in sorted(found, key=lambda run: -run[0]):
+        if all(end <= a or start >= b for a, b, _ in runs):
+            runs.append((start, end, tuple(c for c in conjuncts(options[start]) if shape(c) in shared)))
+    return sorted(runs)
+
+
+def without(option: Node, tests: tuple) -> Node:
+    """Return a guarded option without ``tests`` (said once before its run), or its action
+    alone when they were all its guard had."""
+    gone = {shape(t) for t in tests}
+    kept = [c for c in conjuncts(option) if shape(c) not in gone]
+    if not kept:
+        return option.args[1]
+    condition = kept[0] if len(kept) == 1 else Node("logic", ("and", *kept), option.line, option.column)
+    return Node("guarded", (condition, option.args[1]), option.line, option.column)
 
 
 def _bounded(text: str, limit: int) -> str:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
+from games.recycle.compiling.fast import shape
 from games.recycle.reading.syntax import Node
+from games.recycle.words.naming import MIN_CHARS
 from games.recycle.words.phrases_cards import CardPhrases
 from games.recycle.words.phrases_words import count_name, is_kind_of, owned, place, possessive, series, word
 
@@ -35,6 +37,30 @@ LOCATION_KINDS = {
 }
 
 
+def _alternatives(parts: tuple) -> list:
+    """The parts of nested "or"s, in order: (or (or A B) C) is A, B, C."""
+    out = []
+    for part in parts:
+        nested = is_kind_of(part, "logic") and part.args[0] == "or"
+        out.extend(_alternatives(part.args[1:]) if nested else [part])
+    return out
+
+
+def _one_word_apart(said: list[str]) -> str | None:
+    """Return three or more alternatives that differ in one word as one: "the total Clubs,
+    Hearts or Spades value of the cards in your Hand is 5" (not that sentence three times);
+    None when they differ more. Only for "or": "the total Clubs and Hearts value is 5" would
+    read as a sum."""
+    words = [s.split(" ") for s in said]
+    if len(said) < 3 or len({len(w) for w in words}) != 1 or any(re.search(r"[,;:()]", s) for s in said):
+        return None
+    apart = [i for i in range(len(words[0])) if len({w[i] for w in words}) > 1]
+    if len(apart) != 1:
+        return None
+    at = apart[0]
+    return " ".join([*words[0][:at], series([w[at] for w in words], "or"), *words[0][at + 1 :]])
+
+
 class ValuePhrases(CardPhrases):
     """Says the operands of one description (its declared names and card attributes:
     ``Bindings``)."""
@@ -52,7 +78,10 @@ class ValuePhrases(CardPhrases):
         method = getattr(self, "_v_" + node.kind, None)
         if method is None:
             return node.kind.replace("_", " ")
-        return method(*node.args)
+        said = method(*node.args)
+        if len(said) >= MIN_CHARS:
+            self.phrases[said] += 1
+        return said
 
     def _name(self, name: object) -> str:
         return place(name) if isinstance(name, str) else self.value(name)
@@ -88,13 +117,21 @@ class ValuePhrases(CardPhrases):
         return "the " + (self._placed(kind, name) or self._name(name))
 
     def _v_owned_location(self, owner: Node, kind: str, name: object) -> str:
-        return owned(self.value(owner), self._placed(kind, name) or self._name(name))
+        return owned(self._whose(owner), self._placed(kind, name) or self._name(name))
 
     def _v_game_storage(self, name: object) -> str:
         return "the " + (count_name(name) if isinstance(name, str) else self._counted(name))
 
     def _v_owned_storage(self, owner: Node, name: object) -> str:
-        return owned(self.value(owner), count_name(name) if isinstance(name, str) else self._counted(name))
+        return owned(self._whose(owner), count_name(name) if isinstance(name, str) else self._counted(name))
+
+    def _whose(self, owner: object) -> str:
+        """Say the owner of a place or count: "they" (so "their Hand") for the one player a
+        loop or choice goes over, as a person writes "for each player: deal 2 cards to their
+        Hand"; with two players in scope, "that player" and "the other player" tell them apart."""
+        said = self.value(owner)
+        players = [noun for noun, _ in self.bound.values() if noun == "player"]
+        return "they" if said == "that player" and len(players) == 1 and not self.spelled else said
 
     def _counted(self, name: object) -> str:
         """Say a count a loop names (``('P sto 'W)`` for each ``'W`` of a list): "count"."""
@@ -107,14 +144,14 @@ class ValuePhrases(CardPhrases):
         return "the " + self._name(name)
 
     def _v_owned_string(self, owner: Node, name: object) -> str:
-        return owned(self.value(owner), self._name(name))
+        return owned(self._whose(owner), self._name(name))
 
     def _v_game_points(self, name: object) -> str:
         said = self._name(name)
         return f"the {said}" if said.lower().endswith("points") else f"the {said} points"
 
     def _v_owned_points(self, owner: Node, name: object) -> str:
-        return f"{possessive(self.value(owner))} {self._name(name)} points"
+        return f"{possessive(self._whose(owner))} {self._name(name)} points"
 
     def _v_player(self, who: object) -> str:
         if isinstance(who, int):
@@ -127,7 +164,9 @@ class ValuePhrases(CardPhrases):
         return _TEAM_WHO.get(str(who), str(who))
 
     def _v_team_of(self, of: Node) -> str:
-        return possessive(self.value(of)) + " team"
+        said = self.value(of)
+        # "the team of whoever has the highest card", not "whoever has the highest card's team"
+        return f"the team of {said}" if said.startswith("whoever ") else possessive(said) + " team"
 
     def _v_owner(self, of: Node) -> str:
         if isinstance(of, Node) and of.kind in ("max_card", "min_card"):
@@ -173,11 +212,57 @@ class ValuePhrases(CardPhrases):
                 return f"{self.value(of)} is empty"
             if right.args[0] == 0 and op in ("!=", ">"):
                 return f"{self.value(of)} is not empty"
+        only = self._only(op, left, right)
+        if only:
+            return only
+        if (
+            is_kind_of(left, "score")
+            and is_kind_of(right, "score")
+            and shape(left.args[1]) == shape(right.args[1])
+        ):
+            # "the Power value of that card is more than that of the highest card": one scale.
+            return f"{self.value(left)} {_COMPARE.get(op, op)} that of {self.value(right.args[0])}"
         return f"{self.value(left)} {_COMPARE.get(op, op)} {self.value(right)}"
 
     def _v_logic(self, op: str, *parts: Node) -> str:
+        if op == "or" and any(is_kind_of(p, "logic") and p.args[0] == "or" for p in parts):
+            # (or (or A B) C): one "or" of A, B and C, so that alternatives a word apart merge.
+            merged = _one_word_apart([self.value(p) for p in _alternatives(parts)])
+            if merged:
+                return merged
         said = [self.value(p) for p in parts]
+        subject = self._one_subject(parts, said)
+        if subject:
+            # "your Points is less than 26 and more than 12": the subject said once.
+            said = [said[0], *(s.removeprefix(subject + " is ") for s in said[1:])]
+            return series(said, op)  # short parts: "is king, queen, ace or 10"
+        merged = _one_word_apart(said) if op == "or" else None
+        if merged:
+            return merged
         return series(said, op) if len(said) < 3 else "; ".join(said[:-1]) + f"; {op} " + said[-1]
+
+    def _only(self, op: str, left: object, right: object) -> str | None:
+        """Say "the number of cards in your Hand whose suit is the Trump is the number of cards
+        in your Hand" as a person does: "your Hand holds only cards whose suit is the Trump"."""
+        if op != "==" or not (is_kind_of(left, "size") and is_kind_of(right, "size")):
+            return None
+        of, whole = self.resolve(left.args[0]), self.resolve(right.args[0])  # type: ignore[union-attr]
+        if not (is_kind_of(of, "filter") and shape(of.args[0]) == shape(whole)):
+            return None
+        noun = self.noun(of.args[0])
+        if noun != "card":
+            return None
+        return f"{self.value(whole)} holds only cards {self.where(of.args[1], of.args[2], noun)}"
+
+    def _one_subject(self, parts: tuple, said: list[str]) -> str | None:
+        """Return the words of the left side every comparison of ``parts`` (said as ``said``)
+        shares, if each is said "<left> is ..." (so that the later ones can drop it); else None."""
+        if len(parts) < 2 or not all(is_kind_of(p, "compare") for p in parts):
+            return None
+        if len({shape(p.args[1]) for p in parts}) != 1:
+            return None
+        subject = self.value(parts[0].args[1])
+        return subject if all(s.startswith(subject + " is ") for s in said) else None
 
     def _v_negate(self, of: Node) -> str:
         return f"it is not so that {self.value(of)}"
@@ -188,7 +273,7 @@ class ValuePhrases(CardPhrases):
     def _v_agg(self, quantifier: str, over: Node, var: str, body: Node) -> str:
         which = "some" if quantifier == "any" else "every"
         noun = self.noun(over, var, body)
-        with self.bind(var, noun) as called:
+        with self.bind(var, noun) as called, self.spelled_out():
             said = self.value(body)
         domain = self.domain(over, var, which, body)
         if said.count(called) == 1 and said.startswith(f"{called}'s ") and not re.search(r" of |\(", domain):

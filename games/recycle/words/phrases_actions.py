@@ -7,6 +7,7 @@ a deal (``all player`` of ``repeat N`` moves) and a whole-pile move are said as 
 from __future__ import annotations
 
 from games.recycle.compiling.fast import shape
+from games.recycle.reading.forms import walk
 from games.recycle.reading.syntax import Node
 from games.recycle.words.phrases import ValuePhrases, place, series
 from games.recycle.words.phrases_words import is_kind_of
@@ -77,7 +78,8 @@ class Phrases(ValuePhrases):
             head = self.chosen(over, var, which, body)
             said = self.action(body)
         if quantifier == "any":
-            return f"choose {head}, then {said}"
+            played = self._played(var, body, head)
+            return played or f"choose {head}, then {said}"
         return f"for {head}: {said}"
 
     def _deal(self, over: Node, var: str, body: Node) -> str | None:
@@ -90,13 +92,27 @@ class Phrases(ValuePhrases):
         if move.kind != "move" or count == "all":
             return None
         noun = self.noun(over)
-        with self.bind(var, noun) as called:
+        with self.bind(var, noun) as called, self.spelled_out():
             source, target = (self.value(end) for end in move.args)
         whom = {"all_players": "each player", "all_teams": "each team"}.get(over.kind, "each other player")
         target = target.replace(f"{called}'s ", f"{whom}'s ")
         source = source.replace("the top card of ", "")
         target = target.replace("the top card of ", "")
         return f"deal {self.value(count)} cards from {source} to {target}"
+
+    def _played(self, var: str, body: object, head: str) -> str | None:
+        """Say a card of yours chosen and moved to the top of a place as a person says it:
+        "play to your Trick a card of your Hand whose suit is the Lead" (the place before the
+        card, whose description may be long), not "choose ..., then move that card to the top
+        of your Trick"; None for any other choice."""
+        if not (head.startswith("a card of your ") and is_kind_of(body, "move")):
+            return None
+        source, target = body.args  # type: ignore[union-attr]
+        if not (is_kind_of(source, "var") and source.args[0] == var and is_kind_of(target, "top")):
+            return None
+        if any(is_kind_of(n, "var") and n.args[0] == var for n in walk(target)):
+            return None
+        return f"play to {self.value(target.args[0])} {head}"
 
     def _a_let(self, value: Node, var: str, body: Node) -> str:
         # The value is said where it is used: "the top card of your Hand" reads better than a name.

@@ -49,7 +49,7 @@ class CardPhrases(Bindings):
         if len(parts) == 1 and isinstance(parts[0], Node) and parts[0].kind == "agg":
             _, over, var, body = parts[0].args
             noun = self.noun(over, var, body)
-            with self.bind(var, noun) as called:
+            with self.bind(var, noun) as called, self.spelled_out():
                 said = self.value(body)
             if noun in ("player", "team") and said.count(called) == 1 and said.startswith(f"{called}'s "):
                 whom = self.domain(over, var, "every")
@@ -107,18 +107,20 @@ class CardPhrases(Bindings):
 
     def where(self, var: object, condition: Node, noun: str, called: str | None = None) -> str:
         """Say a filter's condition on its item ``var``: "whose rank is 8", "where ..."."""
-        with self.bind(var, noun, called) as called:
+        with self.bind(var, noun, called) as called, self.spelled_out():
             said = self.value(condition)
         if is_kind_of(condition, "logic") and any(is_kind_of(p, "logic", "agg") for p in condition.args[1:]):
             return "where " + said  # "whose" would not fit each part of a nested condition
-        lead = re.match(rf"the ([a-z]+(?: [a-z]+)?) of {re.escape(called)}\b", said)
+        # "the rank of that card", "the Power value of that card": "whose rank", "whose Power value"
+        attribute = r"(?:[A-Za-z]+ value|[a-z]+(?: [a-z]+)?)"
+        lead = re.match(rf"the ({attribute}) of {re.escape(called)}\b", said)
         if lead:
             said = "whose " + lead.group(1) + said[lead.end() :]
         elif said.startswith(f"{called}'s "):
             said = "whose " + said[len(called) + 3 :]
         else:
             return "where " + said
-        said = re.sub(rf"\bthe ([a-z]+) of {re.escape(called)}\b", r"its \1", said)
+        said = re.sub(rf"\bthe ([a-z]+|[A-Za-z]+ value) of {re.escape(called)}\b", r"its \1", said)
         said = said.replace(f"{called}'s ", "its ")
         for joiner, said_as in (("; or its ", " or whose "), ("; and its ", " and whose ")):
             said = said.replace(joiner, said_as)

@@ -10,6 +10,7 @@ player", "a rank (ace, 2, ... or king)", "each place (One, Two and Three)").
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -41,6 +42,8 @@ class Bindings:
         self.bound: dict[str, tuple[str, str]] = {}  # variable -> (noun, what it is called)
         self.lets: dict[str, Node] = {}  # a ``let`` variable -> the value it stands for
         self._inlining: list[str] = []
+        self.phrases: Counter[str] = Counter()  # the long values said, for ``naming.named`` to name
+        self.spelled = 0  # > 0 while a phrase must say "that player's", not "their" (``spelled_out``)
 
     @contextmanager
     def bind(self, var: object, noun: str, called: str | None = None) -> Iterator[str]:
@@ -61,6 +64,16 @@ class Bindings:
                 self.bound.pop(var, None)
             else:
                 self.bound[var] = before
+
+    @contextmanager
+    def spelled_out(self) -> Iterator[None]:
+        """Say "that player's Hand", not "their Hand", in the block: its words are then
+        rewritten ("every player's Hand", "whose Hand"), which needs the owner spelled out."""
+        self.spelled += 1
+        try:
+            yield
+        finally:
+            self.spelled -= 1
 
     def called(self, name: str) -> str | None:
         """Return what a bound variable is called, or None."""

@@ -32,11 +32,13 @@ def place(name: str) -> str:
 
 
 def possessive(owner: str) -> str:
-    """Return ``owner``'s possessive: "you" is "your", "P" is "P's"."""
+    """Return ``owner``'s possessive: "you" is "your", "they" is "their", "P" is "P's"."""
     if owner == "you":
         return "your"
     if owner == "it":
         return "its"
+    if owner == "they":
+        return "their"
     return owner + "'s"
 
 

@@ -302,11 +302,25 @@ export default {
     return move.choice ? this.moveLabel(move, ctx, saidFor(move, ctx)) : "";
   },
   cardOf(move, view) {
-    // A choice of one card of your hand (two cards of one name make choices, not plays): tap it.
-    if (!Array.isArray(move.choice) || move.choice.length !== 2) return null;
+    // A choice of one card of your hand, alone or with where it goes (a colour's pile, a
+    // player): tap the card (hand.js's classify: then its place, when it has several).
+    if (!Array.isArray(move.choice)) return null;
     const kinds = ((view && view.choice_items) || [])[move.choice[0]] || [];
-    const card = move.choice[1];
-    return kinds[0] === "card" && kinds.length === 1 && (view.hand || []).includes(card) ? card : null;
+    const items = move.choice.slice(1);
+    if (kinds.length !== items.length || kinds.includes("cards")) return null;
+    const at = kinds.indexOf("card");
+    if (at < 0 || kinds.indexOf("card", at + 1) >= 0) return null;
+    return (view.hand || []).includes(items[at]) ? items[at] : null;
+  },
+  whereLabel(move, ctx) {
+    // Where a tapped card goes: the move's words and items but the card ("Play to your side ·
+    // Red", "Play to the discard").
+    knowFaces(ctx);
+    const [branch, ...items] = move.choice;
+    const kinds = kindsOf(ctx, branch);
+    const rest = items.map((item, i) => (kinds[i] === "card" ? null : itemText(item, ctx, kinds[i] || null))).filter((t) => t !== null);
+    const named = ((ctx && ctx.view && ctx.view.choice_words) || [])[branch];
+    return [named, ...rest].filter(Boolean).join(" · ") || `Option ${branch + 1}`;
   },
   moveCards(move) {
     return typeof move.play === "string" ? [move.play] : [];

@@ -50,8 +50,8 @@ def test_whist_a_team_trick_taker_with_trumps() -> None:
     moves = paragraph(paragraphs, "The moves of stage 1.1.1:")
     assert paragraphs.index(moves) == paragraphs.index(turn) + 1
     assert (
-        "(2) Following: a card of the suit led... If the Lead is set: choose a card of your Hand "
-        "whose suit is the Lead, then move that card to the top of your Trick." in moves
+        "(2) Following: a card of the suit led... If the Lead is set: play to your Trick a card of "
+        "your Hand whose suit is the Lead." in moves
     )
     tricks = paragraph(paragraphs, "Tricks:")
     assert "you must follow suit: play a card of the suit led (the Lead) if you can, else any card" in tricks
@@ -118,7 +118,7 @@ def test_go_fish_a_fishing_game() -> None:
     moves = paragraph(paragraphs, "The moves of stage 1:")
     assert moves.startswith("The moves of stage 1: (1) Choose another player whose Hand is not empty, then")
     assert "then choose a rank (ace, 2, 3, 4, 5, 6, 7, 8, 9, 10, jack, queen or king), then" in moves
-    assert "set the Got count to the number of cards in that player's Hand whose rank is that rank" in moves
+    assert "set the Got count to the number of cards in their Hand whose rank is that rank" in moves
     assert not [p for p in paragraphs if p.startswith("Tricks:")]
     assert paragraphs[-1].startswith(
         "The game ends when stage 1 ends: when the number of cards in every player's Books together is 52."

@@ -46,7 +46,7 @@ def test_a_variable_used_as_a_loop_index_is_that_number_and_that_place() -> None
     assert "for each number from 1 to 3: add that number to the Rounds;" in order
     assert (
         "for each player: for each place (One and Two): move the top card of the Stock to the top of "
-        "that player's face-down place;" in order
+        "their face-down place;" in order
     )
     # The places the loop names are each listed, alike ones together.
     assert paragraph("Places:") == (
@@ -59,7 +59,7 @@ def test_a_variable_used_as_a_loop_index_is_that_number_and_that_place() -> None
 
 def test_a_per_team_loop_names_your_partners() -> None:
     moves = paragraph("The moves of stage 1:")
-    assert "for each player of your team: add 1 to that player's Played count." in moves
+    assert "for each player of your team: add 1 to their Played count." in moves
     assert "TP" not in moves
 
 
@@ -116,10 +116,10 @@ def test_a_game_without_tricks_never_speaks_of_tricks() -> None:
     assert "trick" not in text.lower()
     moves = paragraph("The moves of stage 1:", SHEDDING)
     assert moves == (
-        "The moves of stage 1: (1) Choose a card of your Hand whose suit is the suit of the top card of "
-        "the Discard or whose rank is the rank of the top card of the Discard, then move that card to "
-        "the top of the Discard. (2) If there is no card in your Hand whose suit is the suit of the top "
-        "card of the Discard or whose rank is the rank of the top card of the Discard: pass."
+        "The moves of stage 1: (1) Play to the Discard a card of your Hand whose suit is the suit of the "
+        "top card of the Discard or whose rank is the rank of the top card of the Discard. (2) If there "
+        "is no card in your Hand whose suit is the suit of the top card of the Discard or whose rank is "
+        "the rank of the top card of the Discard: pass."
     )
     assert findings(game.program, game.info.goal, list(game.info.how_to_play), SHEDDING) == []
 
@@ -227,7 +227,133 @@ def test_a_guard_the_choice_already_says_is_not_said_twice() -> None:
     assert guarded != SHEDDING
     moves = paragraph("The moves of stage 1:", guarded)
     assert moves.startswith(
-        "The moves of stage 1: (1) If the Discard is not empty: choose a card of your Hand whose suit is "
-        "the suit of the top card of the Discard or whose rank is"
+        "The moves of stage 1: (1) If the Discard is not empty: play to the Discard a card of your Hand "
+        "whose suit is the suit of the top card of the Discard or whose rank is"
     )
     assert moves.count("there is a card") == 0 and moves.count("there is no card") == 1
+
+
+# Beat it: each option compares your card with the best card on the table so far.
+BEAT = """(game
+ (setup (create players 2) (create teams (0) (1))
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))
+      (set (game points POWER) (((RANK : A) 3) ((RANK : TWO) 2) ((RANK : THREE) 1)))
+      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
+  (choice (((== (size (union (all player 'P ('P vloc TRICK)))) 0)
+            (any ((current player) iloc HAND) 'C (move 'C (top ((current player) vloc TRICK)))))
+           ((!= (team (current player))
+                (team (owner (max (union (all player 'P ('P vloc TRICK))) using (game points POWER)))))
+            (any (filter ((current player) iloc HAND) 'C
+                   (> (score 'C using (game points POWER))
+                      (score (max (union (all player 'P ('P vloc TRICK))) using (game points POWER))
+                             using (game points POWER))))
+                 'D (move 'D (top ((current player) vloc TRICK)))))
+           ((< (size ((current player) iloc HAND)) 4)
+            (any (filter ((current player) iloc HAND) 'C
+                   (< (score 'C using (game points POWER))
+                      (score (max (union (all player 'P ('P vloc TRICK))) using (game points POWER))
+                             using (game points POWER))))
+                 'D (move 'D (top ((current player) vloc TRICK))))))))
+ (scoring max (size ((current player) vloc TRICK))))"""
+
+
+def test_a_long_phrase_said_again_is_named_once_and_then_called_by_its_name() -> None:
+    moves = paragraph("The moves of stage 1:", BEAT)
+    best = "the highest card of every player's Trick together by their Power value"
+    # Named once, then "the highest card"; a card chosen and moved is played ("play to your Trick
+    # a card of your Hand whose ..."); two values on one scale are "that of" the other.
+    assert moves == (
+        "The moves of stage 1: (1) If every player's Trick together is empty: play to your Trick a "
+        "card of your Hand. (2) If your team is not the team of whoever has "
+        f'{best} (call it "the highest card"): play to your Trick a card of your Hand whose Power '
+        "value is more than that of the highest card. (3) If the number of cards in your Hand is less "
+        "than 4: play to your Trick a card of your Hand whose Power value is less than that of the "
+        "highest card."
+    )
+
+
+# Counted two ways: a colour's count compared with two bounds, said once before its bounds.
+BOUNDS = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (COLOR (RED, BLUE)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))
+      (all player 'P
+        (all (RED, BLUE) 'K
+          (do (((and (> (size (filter ('P iloc HAND) 'C (== (cardatt COLOR 'C) 'K))) ('P sto LOW))
+                     (<= (size (filter ('P iloc HAND) 'C (== (cardatt COLOR 'C) 'K))) ('P sto HIGH)))
+                (set ('P sto MIDDLE) (size (filter ('P iloc HAND) 'C (== (cardatt COLOR 'C) 'K)))))
+               ((> (size (filter ('P iloc HAND) 'C (== (cardatt COLOR 'C) 'K))) ('P sto HIGH))
+                (set ('P sto HIGH) (size (filter ('P iloc HAND) 'C (== (cardatt COLOR 'C) 'K)))))))))))
+ (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
+  (choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc PILE)))))))
+ (scoring max ((current player) sto HIGH)))"""
+
+
+def test_a_count_compared_with_two_bounds_is_said_once_and_named() -> None:
+    order = paragraph("The game, in order:", BOUNDS)
+    # The one player a loop goes over owns "their" counts.
+    assert order.endswith(
+        "for each player: for each color (red and blue): if the number of cards in their Hand whose "
+        'color is that color (call it "the number of cards") is more than their Low count and at most '
+        "their High count: set their Middle count to the number of cards; if the number of cards is "
+        "more than their High count: set their High count to the number of cards; then stage 1."
+    )
+
+
+# Follow if you can: three of the four options are for when a card was led.
+FOLLOW = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (all player 'P (== (size ('P iloc HAND)) 0)))
+  (choice (((== (size (game vloc PILE)) 0)
+            (any ((current player) iloc HAND) 'C (move 'C (top (game vloc PILE)))))
+           ((and (> (size (game vloc PILE)) 0)
+                 (> (size (filter ((current player) iloc HAND) 'C
+                          (== (cardatt SUIT 'C) (cardatt SUIT (top (game vloc PILE)))))) 0))
+            (any (filter ((current player) iloc HAND) 'C
+                    (== (cardatt SUIT 'C) (cardatt SUIT (top (game vloc PILE)))))
+                 'D (move 'D (top (game vloc PILE)))))
+           ((and (> (size (game vloc PILE)) 0)
+                 (== (size (filter ((current player) iloc HAND) 'C (== (cardatt SUIT 'C) HEARTS)))
+                     (size ((current player) iloc HAND))))
+            (any ((current player) iloc HAND) 'D (move 'D (top (game vloc PILE)))))
+           ((and (> (size (game vloc PILE)) 0) (== (size ((current player) iloc HAND)) 1))
+            (turn pass)))))
+ (scoring min (size ((current player) iloc HAND))))"""
+
+
+def test_a_test_options_in_a_row_share_is_said_once_before_them() -> None:
+    moves = paragraph("The moves of stage 1:", FOLLOW)
+    assert moves == (
+        "The moves of stage 1: (1) If the Pile is empty: play to the Pile a card of your Hand. "
+        "Options (2) to (4) are for when the Pile is not empty. (2) Play to the Pile a card of your "
+        "Hand whose suit is the suit of the top card of the Pile. (3) If your Hand holds only cards "
+        "whose suit is hearts: play to the Pile a card of your Hand. (4) If the number of cards in "
+        "your Hand is 1: pass."
+    )
+
+
+# Three alternatives a word apart: the game ends when any of three piles holds two cards.
+PILES = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS, SPADES)))))
+ (do ((shuffle (game iloc STOCK))
+      (all player 'P (repeat 3 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (or (or (== (size (game vloc NORTH)) 2) (== (size (game vloc SOUTH)) 2))
+                        (== (size (game vloc EAST)) 2)))
+  (choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc NORTH))))
+           (any ((current player) iloc HAND) 'C (move 'C (top (game vloc SOUTH))))
+           (any ((current player) iloc HAND) 'C (move 'C (top (game vloc EAST)))))))
+ (scoring min (size ((current player) iloc HAND))))"""
+
+
+def test_alternatives_a_word_apart_are_said_once() -> None:
+    stage = paragraph("Stage 1:", PILES)
+    assert stage.startswith(
+        "Stage 1: played in rounds until the number of cards in the North, South or East is 2, each round"
+    )
