@@ -11,6 +11,7 @@ import itertools
 import json
 import time
 
+import pytest
 from channels.testing import WebsocketCommunicator
 
 from cardtable.tables.live import admission
@@ -82,9 +83,10 @@ async def test_beyond_its_turns_and_its_wait_a_handshake_is_refused_at_once_with
         refused.append(await _refusal(WebsocketCommunicator(gate, "/ws/tables/x/")))
     assert all(e["type"] == "error" and e["code"] == "rate_limited" for e in refused)
     times = [e["retry_after"] for e in refused]
-    # Each a later slot than the one before, half a second apart, after the nine waiting.
-    assert times == sorted(times) and times[0] >= 4.5, times
-    assert all(0.4 <= b - a <= 0.6 for a, b in itertools.pairwise(times)), times
+    # Each a later slot than the one before, a quarter second apart (twice the rate: early rather
+    # than late), from halfway through the five seconds the nine held have to wait.
+    assert times == sorted(times) and 2.5 <= times[0] <= 3.0, times
+    assert all(0.15 <= b - a <= 0.35 for a, b in itertools.pairwise(times)), times
     assert app.started == 2  # no refused handshake reached the application
     app.release.set()
     for comm in working:
@@ -177,11 +179,10 @@ async def test_a_handshake_cancelled_while_it_waits_loses_no_turn() -> None:
 
 def test_a_refusal_past_the_longest_retry_takes_no_slot() -> None:
     door = Gate(1, 1.0)
-    door.turn = 10.0  # a turn every ten seconds: three slots fit within 30 s
+    door.turn = 10.0  # a turn every ten seconds, slots called back at twice that rate: five fit in 30 s
     door.working = 1
     now = time.monotonic()
-    times = [door.retry_after(now) for _ in range(6)]
-    assert times[:2] == [20.0, 30.0], times
-    assert times[2:] == [admission.MAX_RETRY_AFTER] * 4, times
-    door.turn = 0.5  # the process speeds up: the next refusal gets a near slot, not one past the cap
-    assert door.retry_after(now) < 35.0
+    times = [door.retry_after(now) for _ in range(8)]
+    assert times[:5] == pytest.approx([10.0, 15.0, 20.0, 25.0, 30.0]), times
+    assert times[5:] == [admission.MAX_RETRY_AFTER] * 3, times
+    assert door.next_slot - now == pytest.approx(35.0)  # the refusals past the limit took no slot

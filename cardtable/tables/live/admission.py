@@ -22,9 +22,10 @@ So the gate sits in front of everything else a handshake does
   before any work; one held past ``CONNECT_HOLD`` is refused (below);
 - any other is sent ``rate_limited`` with ``retry_after`` (seconds) and closed
   with code 4503 at once, with no database or cache call. The ``retry_after``
-  values hand out the coming seconds one slot at a time, at the rate the
-  process has been finishing handshakes, so that the refused clients come back
-  spread over the time the process needs to serve them all.
+  values hand out the coming seconds one slot at a time, faster than the rate
+  the process has been finishing handshakes (``Gate.retry_after``), so that the
+  refused clients come back spread over the time the process needs to serve
+  them all, early rather than late.
 
 Holding rather than refusing keeps the process at work: a refused client comes
 back at a slot guessed from the rate so far, and a guess too far out leaves
@@ -48,6 +49,7 @@ log = logging.getLogger(__name__)
 # "Try again later" (RFC 6455's 1013; Daphne lets a server close only with 1000 or 3000-4999).
 REFUSED_CODE = 4503
 MAX_RETRY_AFTER = 30.0  # never send a client away for longer than this
+EARLY = 2.0  # refused clients are called back this many times faster than connects were going
 
 
 class Gate:
@@ -74,16 +76,21 @@ class Gate:
         return (len(self.waiting) + 1) / self.rate() if self.working >= self.concurrency else 0.0
 
     def retry_after(self, now: float) -> float:
-        """The next free slot for a refused client, in seconds from now (slots ``1 / rate()`` apart).
+        """The next free slot for a refused client, in seconds from now.
 
-        Past ``MAX_RETRY_AFTER`` no slot is taken: such a client comes back at
-        the limit and is given a slot then, by the rate measured by then.
+        The slots are handed out early on purpose: from halfway through the
+        wait of those held now, ``EARLY`` times faster than the rate measured so
+        far. A client back too soon is held (which costs nothing) or refused
+        again (a handshake); one back too late leaves the process idle, and the
+        rate measured in a storm's first seconds, on cold connections, is the
+        slowest it will be. Past ``MAX_RETRY_AFTER`` no slot is taken: such a
+        client comes back at the limit and is given a slot then.
         """
-        start = now + self.expected_wait() + 1.0 / self.rate()
-        slot = max(self.next_slot, start)
+        spacing = 1.0 / (EARLY * self.rate())
+        slot = max(self.next_slot, now + self.expected_wait() / 2 + spacing)
         if slot - now > MAX_RETRY_AFTER:
             return MAX_RETRY_AFTER
-        self.next_slot = slot + 1.0 / self.rate()
+        self.next_slot = slot + spacing
         return slot - now
 
     def enter(self, arrived: float) -> asyncio.Future[None] | float | None:
@@ -98,6 +105,7 @@ class Gate:
             return self.retry_after(now)
         turn = asyncio.get_running_loop().create_future()
         self.waiting.append(turn)
+        self.report(now)
         return turn
 
     def give_up(self, turn: asyncio.Future[None], reason: str) -> None:
@@ -109,7 +117,7 @@ class Gate:
             turn.cancel()
 
     def report(self, now: float) -> None:
-        """Log the gate's figures, at most once a second while it refuses handshakes."""
+        """Log the gate's figures, at most once a second while it holds or refuses handshakes."""
         if now - self.reported >= 1.0:
             self.reported = now
             log.warning(
@@ -127,9 +135,12 @@ class Gate:
 
     def leave(self, started: float, timed: bool) -> None:
         """End a turn (``timed``: it reached its first frame) and hand it to the next waiting handshake."""
+        now = time.monotonic()
         if timed:
-            self.turn = 0.8 * self.turn + 0.2 * max(0.001, time.monotonic() - started)
+            self.turn = 0.8 * self.turn + 0.2 * max(0.001, now - started)
             self.counts["served"] += 1
+        if self.waiting:
+            self.report(now)
         while self.waiting:
             turn = self.waiting.popleft()
             if not turn.done():
