@@ -15,15 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ARTIFACTS, PHONE
-from tests.browser.driver import (
-    choose_name,
-    click_card,
-    create_table,
-    fill_with_bots,
-    play_to_end,
-    sit,
-    start,
-)
+from tests.browser.driver import click_card, play_against_bots, play_to_end
 from tests.browser.test_recycle_page import staff_page
 from tests.browser.test_recycle_table import add_game, lasting_problems
 
@@ -58,12 +50,7 @@ def test_a_card_with_two_places_is_tapped_then_sent_where_it_goes(own_server, ne
     page = new_page(**(PHONE if device == "phone" else {"viewport": {"width": 1280, "height": 800}}))
     console: list[str] = []
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
-    page.goto(own_server.url + "/")
-    choose_name(page, "Ann")
-    create_table(page, game_id)
-    sit(page)
-    fill_with_bots(page, "random")
-    start(page)
+    play_against_bots(page, own_server.url, "Ann", game_id)
     expect(page.locator(".recycle-table")).to_be_visible()
     tag = f"places-{device}"
     seen = {"turns": 0, "asked": 0}
