@@ -17,7 +17,7 @@ from typing import Any
 
 from games.recycle.reading.syntax import NAMED_FORMS, Node
 
-_ORDINALS = ("that", "the other", "a third", "a fourth", "a fifth")
+_ORDINALS = ("that", "the other", "the third", "the fourth", "the fifth")
 _CARD_SOURCES = frozenset(
     {
         "game_location", "owned_location", "top_n", "bottom_n", "union", "sort", "intersect",
@@ -148,8 +148,11 @@ class Bindings:
         over = self.resolve(over)
         noun = self.noun(over, var, body)
         article = "an" if which == "a" and noun[:1] in "aeiou" else which
-        if which == "a" and isinstance(var, str) and (self.called(var) or "").startswith("the other "):
+        called = (self.called(var) or "") if isinstance(var, str) else ""
+        if which == "a" and called.startswith("the other "):
             article = "another"  # a second card chosen beside the first: "another card of your Hand"
+        elif which == "a" and called.split(" ")[1:2] in (["third"], ["fourth"], ["fifth"]):
+            article = f"a {called.split(' ')[1]}"  # "choose a third card ...", then "the third card"
         if not isinstance(over, Node):
             return f"{article} {noun}"
         kind = over.kind

@@ -156,6 +156,28 @@ def test_a_second_card_chosen_is_another_card_then_the_other_card() -> None:
     )
 
 
+TRIPLES = PAIRS.replace(
+    """(any ((current player) iloc HAND) 'D
+                     ((== (cardatt RANK 'C) (cardatt RANK 'D))
+                      (do ((move 'C (top (game vloc PILE))) (move 'D (top (game vloc PILE))))))))""",
+    """(any ((current player) iloc HAND) 'D
+                     (any ((current player) iloc HAND) 'E
+                      ((== (cardatt RANK 'E) (cardatt RANK 'D))
+                       (do ((move 'C (top (game vloc PILE))) (move 'E (top (game vloc PILE)))))))))""",
+)
+
+
+def test_a_third_card_chosen_is_a_third_card_then_the_third_card() -> None:
+    # Never "choose a card ..., then if ... a third card ... that card": the card chosen last is
+    # named by its order when chosen and when used.
+    assert paragraph("The moves of stage 1:", TRIPLES) == (
+        "The moves of stage 1: (1) Choose a card of your Hand, then choose another card of your Hand, "
+        "then choose a third card of your Hand, then if the rank of the third card is the rank of the "
+        "other card: move that card to the top of the Pile; move the third card to the top of the Pile. "
+        "(2) Pass."
+    )
+
+
 def test_a_stage_comment_naming_the_programs_counts_says_them_as_the_rules_do() -> None:
     text = SPOTS.replace(
         " (stage player (end", " ;; play until every HAND is empty, a PLAYED count each\n (stage player (end"
