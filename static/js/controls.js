@@ -6,7 +6,7 @@ import { cardName, cardShort } from "./cards.js";
 import { chosenMove, classify, renderHand } from "./hand.js";
 import { h, replaceKeeping, seatName, trickNode } from "./layout.js";
 import { replayLink } from "./panels.js";
-import { addHintMarks, forgetHint, hintButton } from "./hints.js";
+import { addHintMarks, forgetHint, hintButton, hintedMove } from "./hints.js";
 import { showSummary } from "./sheet.js";
 import { fillControl } from "./seats.js";
 import { confirmPlays } from "./settings.js";
@@ -100,6 +100,20 @@ function onCard(card) {
   }
 }
 
+/** A hint has come: a card-and-place move raises its card, so its place button (marked) shows. */
+export function showHint(ctx) {
+  const move = ctx && hintedMove(ctx);
+  if (move && !page.pending) {
+    const key = JSON.stringify(move);
+    for (const [card, moves] of ctx.moves.places) {
+      if (moves.some((m) => JSON.stringify(m) === key)) page.raised = card;
+    }
+  }
+  drawHand(ctx);
+  renderActions(ctx);
+  renderTools(ctx);
+}
+
 /** Draw the actions bar; controls drawn the same as before stay the same nodes (replaceKeeping). */
 export function renderActions(ctx) {
   replaceKeeping($("actions"), ctx ? actionNodes(ctx) : []);
@@ -164,10 +178,15 @@ function placeButtons(ctx, card, moves) {
   const { game } = ctx;
   const name = cardName(card);
   const box = h("div", { class: "card-places", role: "group", "aria-label": `Where ${name} goes` }, h("span", { class: "hint", text: `${cardShort(card)} to:` }));
+  const hinted = hintedMove(ctx);
+  const hintKey = hinted && JSON.stringify(hinted);
   for (const move of moves) {
     const label = game.moveLabel ? game.moveLabel(move, ctx) : JSON.stringify(move);
     const text = game.whereLabel ? game.whereLabel(move, ctx) : label;
-    box.append(h("button", { type: "button", class: "btn primary", disabled: page.pending, onclick: () => makeMove(move), text, "data-label": label }));
+    const isHint = JSON.stringify(move) === hintKey;
+    const button = h("button", { type: "button", class: isHint ? "btn primary hinted" : "btn primary", disabled: page.pending, onclick: () => makeMove(move), text, "data-label": label });
+    if (isHint) button.title = "The hint suggests this";
+    box.append(button);
   }
   return box;
 }

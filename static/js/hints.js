@@ -32,6 +32,11 @@ export function addHintMarks(ctx, marks) {
   return marks;
 }
 
+/** The standing hint's move for `ctx`, or null. */
+export function hintedMove(ctx) {
+  return hintShown(ctx) ? hint.shown.move : null;
+}
+
 /** The server's `hint` answer: keep it (if this page asked) and say it; `redraw` draws the hand and tools again. */
 export function onHint(msg, ctx, redraw) {
   if (!ctx || !hint.asked) return;
@@ -42,7 +47,10 @@ export function onHint(msg, ctx, redraw) {
   if (!ctx.legal.some((m) => JSON.stringify(m) === key)) return redraw();
   const cards = hintCards(ctx, move);
   hint.shown = { key, legalAt: ctx.version, legal: true, cards, move };
-  hint.said = cards.length ? `Hint: ${cards.map(cardName).join(", ")}` : `Hint: ${ctx.game.moveLabel ? ctx.game.moveLabel(move, ctx) : key}`;
+  // A card with several places to go is said with its place ("Red 3 · Play to your side · Red").
+  const placed = cards.length === 1 && ctx.moves.places && ctx.moves.places.has(cards[0]);
+  const label = ctx.game.moveLabel ? ctx.game.moveLabel(move, ctx) : key;
+  hint.said = cards.length && !placed ? `Hint: ${cards.map(cardName).join(", ")}` : `Hint: ${label}`;
   toast(hint.said);
   redraw();
 }
@@ -55,7 +63,7 @@ function unsay() {
 /** The cards a move names: the layout's `moveCards` when it has one (a RECYCLE choice's
  * items are seats, ranks and words, not cards), else the card played or the list given. */
 function hintCards(ctx, move) {
-  if (ctx.game.moveCards) return ctx.game.moveCards(move);
+  if (ctx.game.moveCards) return ctx.game.moveCards(move, ctx);
   return typeof move.play === "string" ? [move.play] : Object.values(move).find((v) => Array.isArray(v)) || [];
 }
 

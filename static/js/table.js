@@ -18,7 +18,7 @@ import { onState as tipState } from "./tips.js";
 import { after as animateAfter, before as animateBefore, counts as animations } from "./animate.js";
 import { showSummary } from "./sheet.js";
 import { layoutFor, layoutName } from "./games/index.js";
-import { drawHand, openSheet, renderActions, renderTools, setupControls } from "./controls.js";
+import { drawHand, openSheet, renderActions, renderTools, setupControls, showHint } from "./controls.js";
 
 const GAMES = Object.fromEntries(JSON.parse(document.getElementById("games-data").textContent).map((g) => [g.id, g]));
 
@@ -42,11 +42,7 @@ const page = {
 const client = new TableClient(room.dataset.ws, {
   onState: (msg) => render(msg),
   onChat: (msg) => onChat(msg, !!page.msg),
-  onHint: (msg) =>
-    onHint(msg, page.ctx, () => {
-      drawHand(page.ctx);
-      renderTools(page.ctx);
-    }),
+  onHint: (msg) => onHint(msg, page.ctx, () => showHint(page.ctx)),
   onOther: (msg) => eveningMessage(msg),
   onChatHidden: (msg) => onChatHidden(msg),
   onError: (msg) => {

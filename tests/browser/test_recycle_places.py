@@ -63,6 +63,15 @@ def test_a_card_with_two_places_is_tapped_then_sent_where_it_goes(own_server, ne
         assert read["places"] == [] and read["raised"] == [], read
         assert not [b for b in read["buttons"] if re.search(r"\b(Red|Blue) [1-4]\b|·.*·", b)], read
         expect(p.locator("#tap-a-card")).to_have_text("Tap a card, then choose where it goes.")
+        if seen["asked"] == 1:
+            # The hint raises the card it suggests and marks the one place it would go.
+            p.locator("#hint-button").click()
+            expect(p.locator("#actions .card-places button.hinted")).to_have_count(1)
+            read = p.evaluate(READ_JS)
+            assert len(read["raised"]) == 1 and read["raised"][0] in state["hand"], read
+            expect(p.locator("#hand button.card.raised.mark-hint")).to_have_count(1)
+            click_card(p, read["raised"][0], tap=device == "phone")
+            seen["asked"] += 1
         if seen["asked"]:
             return
         # Tap a card: it rises, and two buttons say where it may go; a second tap lowers it.

@@ -322,8 +322,10 @@ export default {
     const named = ((ctx && ctx.view && ctx.view.choice_words) || [])[branch];
     return [named, ...rest].filter(Boolean).join(" · ") || `Option ${branch + 1}`;
   },
-  moveCards(move) {
-    return typeof move.play === "string" ? [move.play] : [];
+  moveCards(move, ctx = null) {
+    if (typeof move.play === "string") return [move.play];
+    const card = ctx ? this.cardOf(move, ctx.view) : null;
+    return card ? [card] : [];
   },
   moveLabel(move, ctx = null, said = null) {
     // `said`: the words of the choice the move was made at, for a move past (else the pending choice's).
