@@ -16,6 +16,7 @@ PORT ?= 8000
 # `make run` is for trying the site on this machine: debug mode and the development
 # key, unless DEBUG is set in the environment. Settings default DEBUG to off.
 DEBUG ?= 1
+WORKERS ?= 2
 
 .PHONY: install run test test-main test-services test-browser lint bench
 
@@ -47,8 +48,11 @@ run: $(VENV)/.installed-run
 #   postgres use those servers: tests/server/test_daphne.py runs two Daphnes on them);
 # - the server, dashboard and ratings suites again on PostgreSQL + Redis (tests/on_services.py
 #   sets DATABASE_URL, a test database of this run's own, and REDIS_URL);
-# - the browser tests (tests/browser/), in a process of their own: Playwright's sync
+# - the browser tests (tests/browser/), in processes of their own: Playwright's sync
 #   API holds an event loop in its process while it runs.
+# The first and the last run in WORKERS processes (pytest-xdist; 0: one process): on two
+# cores a test waiting on a server or a browser leaves a core to the other worker. The
+# browser tests go out a file at a time, so a file's tests share its browser.
 # Without those services or Chromium the tests that need them skip with the reason,
 # and fail instead under CARDTABLE_REQUIRE_SERVICES=1 (as .ci/run sets it).
 test: $(VENV)/.installed-test
@@ -56,13 +60,13 @@ test: $(VENV)/.installed-test
 	$(MAKE) --no-print-directory --keep-going test-main test-services test-browser
 
 test-main: $(VENV)/.installed-test
-	python -m pytest --ignore=tests/browser --durations=15
+	python -m pytest --ignore=tests/browser -n $(WORKERS) --durations=15
 
 test-services: $(VENV)/.installed-test
 	python -m tests.on_services tests/server tests/dashboard tests/ratings --ignore=tests/server/test_settings.py
 
 test-browser: $(VENV)/.installed-test
-	python -m pytest tests/browser --durations=10
+	python -m pytest tests/browser -n $(WORKERS) --dist loadfile --durations=10
 
 lint: $(VENV)/.installed-test
 	python -m ruff check .
