@@ -57,6 +57,7 @@ class Seat:
     conn: Conn | None = None
     acked: list[tuple[int, str]] = field(default_factory=list)  # (match number, the move as JSON)
     back_at: float | None = None  # seconds after the new process listened
+    first_try: float | None = None  # seconds after the new process listened: its first handshake then
     tries: int = 0
     refusals: int = 0
 
@@ -78,6 +79,8 @@ class RestartFigures:
     load: tuple[float, float, float]
     curve: list[tuple[float, int]]  # (seconds, sockets back by then)
     server_cpu: float  # CPU seconds the new process spent from answering HTTP to the last socket back
+    first_tries: tuple[float, float, float]  # the seats' first handshake after listening: median, 90 %, last
+
 
     def lines(self) -> list[str]:
         """The figures as a few lines of text."""
@@ -89,6 +92,9 @@ class RestartFigures:
             f"handshakes tried {self.tries}, refused with a retry time {self.refused}; the new process "
             f"used {self.server_cpu:.1f} s of CPU meanwhile "
             f"({1000 * self.server_cpu / max(1, self.back):.1f} ms per socket back)",
+            "first handshake after the new process listened (the clients' backoff): median "
+            + ", 90 % ".join(f"{t:.1f} s" for t in self.first_tries[:2])
+            + f", last {self.first_tries[2]:.1f} s",
             f"moves lost {self.lost}, duplicated {self.duplicated}, tables whose log does not replay to "
             f"their state {self.replay_mismatches}; tables that played on after: {self.played_after}",
             "load average (1, 5, 15 min) at the end: " + ", ".join(f"{x:.2f}" for x in self.load),
@@ -153,6 +159,8 @@ async def reconnect(
     while loop.time() < give_up:
         await asyncio.sleep(wait)
         seat.tries += 1
+        if seat.first_try is None and listening.done():
+            seat.first_try = time.monotonic() - listening.result()
         retry_after = None
         try:
             conn = await Conn.open(ws_base, seat.table["ws"], seat.player)
@@ -247,6 +255,7 @@ async def storm(
     cpu = (process_cpu_seconds(server.proc.pid) or 0.0) - cpu_before
     times = sorted(seat.back_at for seat in seats if seat.back_at is not None)
     curve = [(t, sum(1 for x in times if x <= t)) for t in (2, 5, 10, 20, 40) if not times or t <= give_up]
+    firsts = sorted(seat.first_try for seat in seats if seat.first_try is not None) or [float("nan")]
     played = 0
     whole = [table for table in tables if all(seat.conn is not None for seat in table)]
     results = await asyncio.gather(*(play_some(table, moves_after, rng) for table in whole))
@@ -270,6 +279,7 @@ async def storm(
         load=os.getloadavg(),
         curve=curve,
         server_cpu=cpu,
+        first_tries=(firsts[len(firsts) // 2], firsts[int(len(firsts) * 0.9)], firsts[-1]),
     )
 
 

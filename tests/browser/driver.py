@@ -263,6 +263,28 @@ def click_card(page: Page, card: str, tap: bool = False, watchdog: Watchdog | No
         button.click(position=spot, timeout=CLICK_TIMEOUT)
 
 
+# Whether a tap on ``card`` has shown: the card raised (or its places asked), the move sent (the
+# hand greyed while it waits) or answered (a new version).
+_TAKEN_JS = """([card, version]) => document.body.dataset.version !== version
+  || !!document.querySelector(`#hand button.card.raised[data-card="${card}"], #actions .card-places`)
+  || !document.querySelector(`#hand button.card.legal[data-card="${card}"]`)"""
+
+
+def _tap_until_taken(page: Page, card: str, tap: bool, watchdog: Watchdog | None, version: str) -> None:
+    """Click or tap ``card`` until the page shows it took the tap (at most three times).
+
+    On a loaded machine a tap can land while the hand is drawn again under it, or its
+    click come after the page is read; a person whose tap did nothing taps again.
+    """
+    for _ in range(3):
+        click_card(page, card, tap, watchdog)
+        try:
+            page.wait_for_function(_TAKEN_JS, arg=[card, version], polling=25, timeout=3_000)
+            return
+        except PlaywrightError:
+            continue
+
+
 def take_turn(
     page: Page,
     rng: random.Random,
@@ -311,7 +333,7 @@ def _take_turn(
             button.click(timeout=CLICK_TIMEOUT)
         elif state["legal"] and not confirm:
             card = rng.choice(state["legal"])
-            click_card(page, card, tap, watchdog)
+            _tap_until_taken(page, card, tap, watchdog, version)
             places = page.locator("#actions .card-places button:enabled")
             if places.count():
                 # A card with several places to go: the page asks where; a person picks one.
