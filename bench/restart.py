@@ -28,6 +28,7 @@ import socket
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from websockets.exceptions import InvalidHandshake, InvalidMessage
 
@@ -80,7 +81,8 @@ class RestartFigures:
     curve: list[tuple[float, int]]  # (seconds, sockets back by then)
     server_cpu: float  # CPU seconds the new process spent from answering HTTP to the last socket back
     first_tries: tuple[float, float, float]  # the seats' first handshake after listening: median, 90 %, last
-
+    clients_cpu: float  # CPU seconds this process (the 1,000 clients) used over the same time
+    postgres_cpu: float  # CPU seconds every PostgreSQL process of the machine used over the same time
 
     def lines(self) -> list[str]:
         """The figures as a few lines of text."""
@@ -91,7 +93,8 @@ class RestartFigures:
             f"  back over time: {curve}",
             f"handshakes tried {self.tries}, refused with a retry time {self.refused}; the new process "
             f"used {self.server_cpu:.1f} s of CPU meanwhile "
-            f"({1000 * self.server_cpu / max(1, self.back):.1f} ms per socket back)",
+            f"({1000 * self.server_cpu / max(1, self.back):.1f} ms per socket back); the clients "
+            f"{self.clients_cpu:.1f} s, PostgreSQL {self.postgres_cpu:.1f} s",
             "first handshake after the new process listened (the clients' backoff): median "
             + ", 90 % ".join(f"{t:.1f} s" for t in self.first_tries[:2])
             + f", last {self.first_tries[2]:.1f} s",
@@ -188,6 +191,18 @@ async def reconnect(
             delay = min(delay * 2, 8.0)
 
 
+def postgres_cpu_seconds() -> float:
+    """CPU seconds used so far by every live ``postgres`` process of the machine (from /proc)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if stat.read_text().strip() == "postgres":
+                total += process_cpu_seconds(int(stat.parent.name)) or 0.0
+        except OSError:
+            continue
+    return total
+
+
 async def watch_listen(port: int, listening: asyncio.Future) -> None:
     """Resolve ``listening`` with the moment the port first accepts a TCP connection."""
     while True:
@@ -250,9 +265,11 @@ async def storm(
     ]
     await asyncio.to_thread(server.start, 60)
     cpu_before = process_cpu_seconds(server.proc.pid) or 0.0
+    clients_before, postgres_before = time.process_time(), postgres_cpu_seconds()
     await watcher
     await asyncio.gather(*clients)
     cpu = (process_cpu_seconds(server.proc.pid) or 0.0) - cpu_before
+    clients_cpu, postgres_cpu = time.process_time() - clients_before, postgres_cpu_seconds() - postgres_before
     times = sorted(seat.back_at for seat in seats if seat.back_at is not None)
     curve = [(t, sum(1 for x in times if x <= t)) for t in (2, 5, 10, 20, 40) if not times or t <= give_up]
     firsts = sorted(seat.first_try for seat in seats if seat.first_try is not None) or [float("nan")]
@@ -280,6 +297,8 @@ async def storm(
         curve=curve,
         server_cpu=cpu,
         first_tries=(firsts[len(firsts) // 2], firsts[int(len(firsts) * 0.9)], firsts[-1]),
+        clients_cpu=clients_cpu,
+        postgres_cpu=postgres_cpu,
     )
 
 

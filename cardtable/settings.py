@@ -256,7 +256,7 @@ WS_PER_PLAYER = int(os.environ.get("WS_PER_PLAYER", "20"))
 # new one for (by the time turns have been taking), and the longest it holds one in
 # fact; any other is refused at once with a retry time.
 CONNECT_CONCURRENCY = int(os.environ.get("CONNECT_CONCURRENCY", "8"))
-CONNECT_WAIT = float(os.environ.get("CONNECT_WAIT", "8"))
+CONNECT_WAIT = float(os.environ.get("CONNECT_WAIT", "10"))
 CONNECT_HOLD = float(os.environ.get("CONNECT_HOLD", "20"))
 # Rate limits per player and per client address (docs/security.md, "Limits"):
 # (actions, seconds): at most that many in any such span (a sliding window),

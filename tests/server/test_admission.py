@@ -7,6 +7,7 @@ it go, so the test decides how busy the process is.
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import json
 import time
@@ -186,3 +187,19 @@ def test_a_refusal_past_the_longest_retry_takes_no_slot() -> None:
     assert times[:5] == pytest.approx([10.0, 15.0, 20.0, 25.0, 30.0]), times
     assert times[5:] == [admission.MAX_RETRY_AFTER] * 3, times
     assert door.next_slot - now == pytest.approx(35.0)  # the refusals past the limit took no slot
+
+
+def test_a_new_gate_holds_on_its_guess_through_its_slow_first_rounds() -> None:
+    # A new process's first connects are slow (cold connections, every handshake of the storm
+    # read on the same loop): timed as they come, 600 held would look like a minute's wait.
+    door = Gate(2, 10.0)
+    first = admission.FIRST_TURN
+    for _ in range(admission.WARM_ROUNDS * 2):
+        door.working = 1
+        door.leave(time.monotonic() - 1.0, timed=True)  # a turn of a second
+    assert door.turn == first and door.counts["served"] == 4
+    door.working, door.waiting = 2, collections.deque([None] * 200)  # only counted here
+    assert door.expected_wait() == pytest.approx(201 * first / 2)  # 8 s at 25 a second: held, not refused
+    door.working, door.waiting = 1, collections.deque()
+    door.leave(time.monotonic() - 1.0, timed=True)  # past the first rounds, turns are measured
+    assert door.turn == pytest.approx(0.8 * first + 0.2 * 1.0, abs=0.01)

@@ -17,8 +17,9 @@ So the gate sits in front of everything else a handshake does
 - at most ``CONNECT_CONCURRENCY`` of them do their work at once, and a turn
   ends when its first frame (the state) goes out;
 - others are held for a turn, first come first served, as long as the wait
-  the gate expects (from the time a turn has been taking) stays under
-  ``CONNECT_WAIT``. A held socket whose client leaves gives up its place
+  the gate expects (from the time a turn has been taking; a guess,
+  ``FIRST_TURN``, until the slow first rounds of a new process are past)
+  stays under ``CONNECT_WAIT``. A held socket whose client leaves gives up its place
   before any work; one held past ``CONNECT_HOLD`` is refused (below);
 - any other is sent ``rate_limited`` with ``retry_after`` (seconds) and closed
   with code 4503 at once, with no database or cache call. The ``retry_after``
@@ -50,6 +51,13 @@ log = logging.getLogger(__name__)
 REFUSED_CODE = 4503
 MAX_RETRY_AFTER = 30.0  # never send a client away for longer than this
 EARLY = 2.0  # refused clients are called back this many times faster than connects were going
+# A turn's duration until it is measured: about what a connect takes with 8 at work on the
+# project's two-core machine, once warm (docs/performance.md, "A restart with everyone connected").
+FIRST_TURN = 0.08
+# Rounds of turns (of ``concurrency`` each) a new gate serves before its measure of a turn counts:
+# a new process's first connects run on cold connections and caches, while every handshake of
+# the storm is read on the same loop, and take several times longer than the rest.
+WARM_ROUNDS = 2
 
 
 class Gate:
@@ -61,8 +69,8 @@ class Gate:
         self.hold = max(wait, hold if hold is not None else wait)
         self.working = 0
         self.waiting: collections.deque[asyncio.Future[None]] = collections.deque()
-        # A turn's duration, smoothed: a guess until the first turns are timed.
-        self.turn = 0.25
+        # A turn's duration, smoothed: ``FIRST_TURN`` until the first rounds are past.
+        self.turn = FIRST_TURN
         self.next_slot = 0.0  # the monotonic time handed to the next refused client
         self.counts: collections.Counter[str] = collections.Counter()
         self.reported = 0.0
@@ -137,7 +145,8 @@ class Gate:
         """End a turn (``timed``: it reached its first frame) and hand it to the next waiting handshake."""
         now = time.monotonic()
         if timed:
-            self.turn = 0.8 * self.turn + 0.2 * max(0.001, now - started)
+            if self.counts["served"] >= WARM_ROUNDS * self.concurrency:
+                self.turn = 0.8 * self.turn + 0.2 * max(0.001, now - started)
             self.counts["served"] += 1
         if self.waiting:
             self.report(now)
