@@ -164,6 +164,13 @@ class _Describer(SetupText):
     def choice(self, node: Node) -> tuple[str, str]:
         """Return what a choice offers in short ("on your turn, choose one move: play a card
         from your Hand to your Trick") and each of its options in full."""
+        self.say.choosing += 1  # an ``any`` of an option is a choice (elsewhere, done for each item)
+        try:
+            return self._choice(node)
+        finally:
+            self.say.choosing -= 1
+
+    def _choice(self, node: Node) -> tuple[str, str]:
         options = list(node.args)
         moves = list(dict.fromkeys(m for o in options for m in self.kinds_of_move(o)))
         summary = "choose one move: " + (series(moves, "or") if moves else "one of its options")

@@ -73,11 +73,12 @@ class Phrases(ValuePhrases):
         if dealt:
             return dealt
         noun = self.noun(over, var, body)
+        chooses = quantifier == "any" and self.choosing > 0
         with self.bind(var, noun):
-            which = "a" if quantifier == "any" else "each"
+            which = "a" if chooses else "each"
             head = self.chosen(over, var, which, body)
             said = self.action(body)
-        if quantifier == "any":
+        if chooses:
             played = self._played(var, body, head)
             return played or f"choose {head}, then {said}"
         return f"for {head}: {said}"
@@ -98,7 +99,8 @@ class Phrases(ValuePhrases):
         target = target.replace(f"{called}'s ", f"{whom}'s ")
         source = source.replace("the top card of ", "")
         target = target.replace("the top card of ", "")
-        return f"deal {self.value(count)} cards from {source} to {target}"
+        many = self.value(count)
+        return f"deal {many} {'card' if many == '1' else 'cards'} from {source} to {target}"
 
     def _played(self, var: str, body: object, head: str) -> str | None:
         """Say a card of yours chosen and moved to the top of a place as a person says it:

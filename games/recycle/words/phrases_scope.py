@@ -44,6 +44,9 @@ class Bindings:
         self._inlining: list[str] = []
         self.phrases: Counter[str] = Counter()  # the long values said, for ``naming.named`` to name
         self.spelled = 0  # > 0 while a phrase must say "that player's", not "their" (``spelled_out``)
+        # > 0 while a choice's options are said: only there is an ``any`` a choice; elsewhere
+        # CardStock runs its body for every item (``GameIterator.ProcessAgg``).
+        self.choosing = 0
 
     @contextmanager
     def bind(self, var: object, noun: str, called: str | None = None) -> Iterator[str]:

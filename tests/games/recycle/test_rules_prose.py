@@ -379,3 +379,27 @@ def test_alternatives_a_word_apart_are_said_once() -> None:
     assert stage.startswith(
         "Stage 1: played in rounds until the number of cards in the North, South or East is 2, each round"
     )
+
+
+EVERY_NUMBER = """(game
+ (setup (create players 2)
+        (create deck (game iloc STOCK) (deck (RANK (A, TWO, THREE)) (SUIT (HEARTS)))))
+ (do ((any (range 1..3) 'X (inc (game sto T) 'X))
+      (all player 'P (repeat 1 (move (top (game iloc STOCK)) (top ('P iloc HAND)))))))
+ (stage player (end (any player 'P (== (size ('P iloc HAND)) 0)))
+  (choice ((any ((current player) iloc HAND) 'C (move 'C (top (game vloc DISCARD)))))))
+ (scoring min (size ((current player) iloc HAND))))"""
+
+
+def test_an_any_outside_a_choice_is_done_for_each_item_and_said_so() -> None:
+    # CardStock runs an `any` outside a choice for every item (ProcessAgg), and so does the
+    # interpreter: T is 1 + 2 + 3. The rules say so, not "choose a number".
+    game = loads(EVERY_NUMBER, "Every number")
+    assert game.new(2, seed=1).sto[(-1, "T")] == 6
+    assert paragraph("The game, in order:", EVERY_NUMBER) == (
+        "The game, in order: for each number from 1 to 3: add that number to the T count; "
+        "deal 1 card from the Stock to each player's Hand; then stage 1."
+    )
+    assert paragraph("The moves of stage 1:", EVERY_NUMBER) == (
+        "The moves of stage 1: (1) Play to the Discard a card of your Hand."
+    )
