@@ -78,3 +78,34 @@ def test_a_new_connection_gets_the_tables_own_last_lines_under_each_speakers_nam
     assert [line["text"] for line in lines] == [f"line {n}" for n in range(3, chat.HISTORY + 3)]
     assert {line["name"] for line in lines} == {"Annie"}
     assert [line["text"] for line in chat.chat_history(second.pk)] == ["elsewhere"]
+
+
+def test_a_connects_seat_guest_and_table_reads_compiled_give_what_their_querysets_give() -> None:
+    from cardtable.tables.live import arrival
+    from cardtable.tables.players import identity
+
+    first, people = playing_table()
+    second, _ = playing_table(bot=True)
+    (ann, _), (bob, _) = people
+    for table in (first, second):
+        for player in (ann, bob):
+            expected = _facts_of(presence._seat_of(table.pk, player.pk))
+            assert _facts_of(presence._SEAT_OF.run(table.pk, player.pk)) == expected
+    assert [s.index for s in presence._SEAT_OF.run(first.pk, bob.pk)] == [1]
+    assert presence._SEAT_OF.run(second.pk, bob.pk) == []  # a bot sits there
+    for player_id in (ann.pk, bob.pk, -5):
+        assert _facts_of(identity._GUEST.run(player_id)) == _facts_of(identity._guest(player_id))
+    bob.former = True  # a deleted account's player is no session's any more
+    bob.save(update_fields=["former"])
+    assert identity._GUEST.run(bob.pk) == [] and [p.pk for p in identity._GUEST.run(ann.pk)] == [ann.pk]
+    assert [t.pk for t in arrival._TABLE_IDS.run(second.pk)] == [second.pk]
+    assert arrival._TABLE_IDS.run("no such table") == []
+
+
+def _facts_of(rows) -> list[tuple]:
+    """Every loaded column of each row and of the table it carries, if it carries one."""
+
+    def loaded(instance) -> tuple:
+        return tuple(instance.__dict__.get(f.attname) for f in instance._meta.concrete_fields)
+
+    return [(loaded(r), loaded(r.table) if "table" in r._state.fields_cache else None) for r in rows]

@@ -16,9 +16,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
+from cardtable.tables.authority.compiled import Compiled
 from cardtable.tables.events import TableChanged, emit
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
 
@@ -167,6 +168,19 @@ class Joined:
     played_for: bool
 
 
+def _seat_of(table_id: str, player_id: int) -> QuerySet[Seat]:
+    return (
+        Seat.objects.filter(table_id=table_id, player_id=player_id)
+        .select_related("table")
+        .only("index", "away_since", "stand_in", "timeouts", "table__version", "table__alone_since")
+        .order_by("index")[:1]
+    )
+
+
+# Read by every connect of a seated player: compiled once per process (``compiled.py``).
+_SEAT_OF = Compiled(_seat_of, "\x00an example table\x00", -987_654_321)
+
+
 def join(channel: str, table_id: str, player_id: int | None) -> Joined | None:
     """Record a new connection; a returning human takes their seat back from the stand-in.
 
@@ -182,12 +196,7 @@ def join(channel: str, table_id: str, player_id: int | None) -> Joined | None:
         seat = None
         if player_id is not None:
             # The seat, the table's version and whether it was empty, in one statement.
-            seat = (
-                Seat.objects.filter(table_id=table_id, player_id=player_id)
-                .select_related("table")
-                .only("index", "away_since", "stand_in", "timeouts", "table__version", "table__alone_since")
-                .first()
-            )
+            seat = next(iter(_SEAT_OF.run(table_id, player_id)), None)
         if seat is None or seat.table.alone_since is not None:
             Table.objects.filter(pk=table_id, alone_since__isnull=False).update(alone_since=None)
         if seat is None:

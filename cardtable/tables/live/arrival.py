@@ -20,8 +20,10 @@ from typing import Any
 
 from channels.auth import AuthMiddleware, get_user
 from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.db.models import QuerySet
 
 from cardtable.tables.authority import chat, clocks, presence
+from cardtable.tables.authority.compiled import Compiled
 from cardtable.tables.authority.state import Snapshot, snapshot
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.models import Player, Table
@@ -43,9 +45,17 @@ def auth_stack(inner: Any) -> Any:
     return CookieMiddleware(SessionMiddleware(PooledAuthMiddleware(inner)))
 
 
+def _table_ids(table_id: str) -> QuerySet[Table]:
+    return Table.objects.filter(pk=table_id).only("pk").order_by()[:1]
+
+
+# Read by every connect: compiled once per process (``authority/compiled.py``).
+_TABLE_IDS = Compiled(_table_ids, "\x00an example table\x00")
+
+
 def identify(scope: dict, table_id: str) -> tuple[Player | None, bool]:
     """A connecting socket's player (``None``: a spectator) and whether its table exists, in one call."""
-    return player_from_scope(scope), Table.objects.filter(pk=table_id).exists()
+    return player_from_scope(scope), bool(_TABLE_IDS.run(table_id))
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+
+from cardtable.tables.authority.compiled import Compiled
 from cardtable.tables.models import Player
 from cardtable.tables.players.names import skeleton
 
 SESSION_KEY = "player_id"
+
+
+def _guest(player_id: int) -> QuerySet[Player]:
+    return Player.objects.filter(pk=player_id, user__isnull=True, former=False).order_by("pk")[:1]
+
+
+# Read by every guest's connect: compiled once per process (``authority/compiled.py``).
+_GUEST = Compiled(_guest, -987_654_321)
 
 
 def player_for(session: Any, user: Any) -> Player | None:
@@ -20,7 +31,7 @@ def player_for(session: Any, user: Any) -> Player | None:
     if player_id is None:
         return None
     # A guest claimed into an account, or a deleted account's player, is no session's any more.
-    return Player.objects.filter(pk=player_id, user__isnull=True, former=False).first()
+    return next(iter(_GUEST.run(player_id)), None)
 
 
 def player_from_scope(scope: dict) -> Player | None:
