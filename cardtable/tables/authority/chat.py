@@ -9,7 +9,7 @@ from cardtable.tables.authority.checks import (
     require_player,
     seats_of,
 )
-from cardtable.tables.authority.compiled import Compiled
+from cardtable.tables.authority.compiled import EXAMPLE_TABLE, Compiled
 from cardtable.tables.errors import TableError
 from cardtable.tables.events import ChatPosted, emit
 from cardtable.tables.models import ChatMessage, Player, Seat, Table
@@ -56,7 +56,7 @@ def _last_lines(table_id: str) -> QuerySet[ChatMessage]:
 
 
 # Read by every connect: compiled once per process (``compiled.py``).
-_LAST_LINES = Compiled(_last_lines, "\x00an example table\x00")
+_LAST_LINES = Compiled(_last_lines, EXAMPLE_TABLE)
 
 
 def chat_history(table_id: str) -> list[dict]:

@@ -27,6 +27,10 @@ from django.db.models.sql.constants import MULTI
 
 M = TypeVar("M", bound=Model)
 
+# Examples for ``Compiled``: no table id, row id or stored time of a real row equals these.
+EXAMPLE_TABLE = "\x00an example table\x00"
+EXAMPLE_ID = -987_654_321
+
 
 class Compiled(Generic[M]):
     """``build(*values)`` compiled once per database alias; ``run(*values)`` gives its instances.

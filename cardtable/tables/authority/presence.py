@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
-from cardtable.tables.authority.compiled import Compiled
+from cardtable.tables.authority.compiled import EXAMPLE_ID, EXAMPLE_TABLE, Compiled
 from cardtable.tables.events import TableChanged, emit
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
 
@@ -178,7 +178,7 @@ def _seat_of(table_id: str, player_id: int) -> QuerySet[Seat]:
 
 
 # Read by every connect of a seated player: compiled once per process (``compiled.py``).
-_SEAT_OF = Compiled(_seat_of, "\x00an example table\x00", -987_654_321)
+_SEAT_OF = Compiled(_seat_of, EXAMPLE_TABLE, EXAMPLE_ID)
 
 
 def join(channel: str, table_id: str, player_id: int | None) -> Joined | None:

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db.models import Max, QuerySet
 
 from cardtable.tables.authority import presence
-from cardtable.tables.authority.compiled import Compiled
+from cardtable.tables.authority.compiled import EXAMPLE_TABLE, Compiled
 from cardtable.tables.models import Match, Seat, Table
 from cardtable.tables.players import names
 from games import get_game
@@ -124,8 +124,8 @@ def _load_query(with_state: bool) -> Callable[[str, datetime], QuerySet[Seat]]:
 
 
 # Compiled once per process: building this query's SQL cost more than running it.
-_EXAMPLE_ID, _EXAMPLE_TIME = "\x00an example table\x00", datetime(1970, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
-_LOAD = {state: Compiled(_load_query(state), _EXAMPLE_ID, _EXAMPLE_TIME) for state in (False, True)}
+_EXAMPLE_TIME = datetime(1970, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
+_LOAD = {state: Compiled(_load_query(state), EXAMPLE_TABLE, _EXAMPLE_TIME) for state in (False, True)}
 
 
 def load(table_id: str, with_state: bool = False) -> tuple[Table, list[Seat], set[int]]:

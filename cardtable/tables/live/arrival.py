@@ -23,7 +23,7 @@ from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.db.models import QuerySet
 
 from cardtable.tables.authority import chat, clocks, presence
-from cardtable.tables.authority.compiled import Compiled
+from cardtable.tables.authority.compiled import EXAMPLE_TABLE, Compiled
 from cardtable.tables.authority.state import Snapshot, snapshot
 from cardtable.tables.dbthreads import db_call
 from cardtable.tables.models import Player, Table
@@ -50,7 +50,7 @@ def _table_ids(table_id: str) -> QuerySet[Table]:
 
 
 # Read by every connect: compiled once per process (``authority/compiled.py``).
-_TABLE_IDS = Compiled(_table_ids, "\x00an example table\x00")
+_TABLE_IDS = Compiled(_table_ids, EXAMPLE_TABLE)
 
 
 def identify(scope: dict, table_id: str) -> tuple[Player | None, bool]:

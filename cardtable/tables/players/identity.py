@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from cardtable.tables.authority.compiled import Compiled
+from cardtable.tables.authority.compiled import EXAMPLE_ID, Compiled
 from cardtable.tables.models import Player
 from cardtable.tables.players.names import skeleton
 
@@ -18,7 +18,7 @@ def _guest(player_id: int) -> QuerySet[Player]:
 
 
 # Read by every guest's connect: compiled once per process (``authority/compiled.py``).
-_GUEST = Compiled(_guest, -987_654_321)
+_GUEST = Compiled(_guest, EXAMPLE_ID)
 
 
 def player_for(session: Any, user: Any) -> Player | None:
