@@ -164,11 +164,8 @@ class _Describer(SetupText):
     def choice(self, node: Node) -> tuple[str, str]:
         """Return what a choice offers in short ("on your turn, choose one move: play a card
         from your Hand to your Trick") and each of its options in full."""
-        self.say.choosing += 1  # an ``any`` of an option is a choice (elsewhere, done for each item)
-        try:
+        with self.say.among_options():  # an ``any`` of an option is a choice (elsewhere, done for each)
             return self._choice(node)
-        finally:
-            self.say.choosing -= 1
 
     def _choice(self, node: Node) -> tuple[str, str]:
         options = list(node.args)

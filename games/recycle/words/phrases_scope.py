@@ -69,6 +69,15 @@ class Bindings:
                 self.bound[var] = before
 
     @contextmanager
+    def among_options(self) -> Iterator[None]:
+        """Say a choice's options in the block: an ``any`` there is a choice ("choose a card")."""
+        self.choosing += 1
+        try:
+            yield
+        finally:
+            self.choosing -= 1
+
+    @contextmanager
     def spelled_out(self) -> Iterator[None]:
         """Say "that player's Hand", not "their Hand", in the block: its words are then
         rewritten ("every player's Hand", "whose Hand"), which needs the owner spelled out."""
@@ -154,8 +163,8 @@ class Bindings:
         called = (self.called(var) or "") if isinstance(var, str) else ""
         if which == "a" and called.startswith("the other "):
             article = "another"  # a second card chosen beside the first: "another card of your Hand"
-        elif which == "a" and called.split(" ")[1:2] in (["third"], ["fourth"], ["fifth"]):
-            article = f"a {called.split(' ')[1]}"  # "choose a third card ...", then "the third card"
+        elif which == "a" and called.startswith(_ORDINALS[2:]):
+            article = "a " + called.split(" ")[1]  # "choose a third card ...", then "the third card"
         if not isinstance(over, Node):
             return f"{article} {noun}"
         kind = over.kind
