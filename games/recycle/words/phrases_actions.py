@@ -74,13 +74,16 @@ class Phrases(ValuePhrases):
             return dealt
         noun = self.noun(over, var, body)
         chooses = quantifier == "any" and self.choosing > 0
-        with self.bind(var, noun):
+        with self.bind(var, noun) as called:
             which = "a" if chooses else "each"
             head = self.chosen(over, var, which, body)
             said = self.action(body)
         if chooses:
             played = self._played(var, body, head)
             return played or f"choose {head}, then {said}"
+        if not called.startswith("that ") and head.startswith(f"each {noun} "):
+            # A loop inside a loop over the same kind: its item is named ("the third card").
+            return f"for {head} ({called}): {said}"
         return f"for {head}: {said}"
 
     def _deal(self, over: Node, var: str, body: Node) -> str | None:

@@ -403,3 +403,19 @@ def test_an_any_outside_a_choice_is_done_for_each_item_and_said_so() -> None:
     assert paragraph("The moves of stage 1:", EVERY_NUMBER) == (
         "The moves of stage 1: (1) Play to the Discard a card of your Hand."
     )
+
+
+PAIRS_COUNTED = EVERY_NUMBER.replace(
+    "(do ((any (range 1..3) 'X (inc (game sto T) 'X))",
+    "(do ((all (game iloc STOCK) 'C (all (game iloc STOCK) 'D"
+    " ((== (cardatt RANK 'C) (cardatt RANK 'D)) (inc (game sto T) 1))))",
+)
+
+
+def test_a_loop_inside_a_loop_over_the_same_cards_names_its_card() -> None:
+    # Never "for each card ...: for each card ...: if ... the other card": the inner loop's card
+    # is named where it is taken.
+    assert paragraph("The game, in order:", PAIRS_COUNTED).startswith(
+        "The game, in order: for each card of the Stock: for each card of the Stock (the other card): "
+        "if the rank of that card is the rank of the other card: add 1 to the T count;"
+    )
