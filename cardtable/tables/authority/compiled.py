@@ -44,15 +44,17 @@ class Compiled(Generic[M]):
         self.build = build
         self.examples = examples
         self._compiled: dict[str, tuple[SQLCompiler, str, tuple[Any, ...], list[tuple[int, int]]]] = {}
+        self._model: type[M] | None = None  # the queryset's model, known once it has been built
         self._lock = threading.Lock()
 
     def run(self, *values: object) -> list[M]:
         """The instances the queryset ``build(*values)`` would give, in its order."""
-        query = self.build(*self.examples)
-        alias = router.db_for_read(query.model)
+        # Building the queryset costs as much as running it: it is built only to compile it.
+        query = self.build(*self.examples) if self._model is None else None
+        alias = router.db_for_read(query.model if query is not None else self._model)
         compiled = self._compiled.get(alias)
         if compiled is None:
-            compiled = self._compile(query, alias)
+            compiled = self._compile(query if query is not None else self.build(*self.examples), alias)
         base, sql, params, slots = compiled
         connection = connections[alias]
         filled = list(params)
@@ -75,6 +77,7 @@ class Compiled(Generic[M]):
         if {argument for _, argument in slots} != set(range(len(self.examples))):
             raise ValueError(f"each example must reach the SQL as a parameter: {params!r}")
         with self._lock:
+            self._model = query.model
             return self._compiled.setdefault(alias, (compiler, sql, tuple(params), slots))
 
 
