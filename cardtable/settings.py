@@ -197,6 +197,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 LOGIN_URL = "/admin/login/"
+# Django's database sessions, read with a compiled query (every websocket reads one).
+SESSION_ENGINE = "cardtable.tables.players.sessions"
 CSRF_FAILURE_VIEW = "cardtable.tables.api.csrf_failure"
 
 # The table's timing: seconds a bot waits before it moves, and seconds a seated

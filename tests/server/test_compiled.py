@@ -109,3 +109,31 @@ def _facts_of(rows) -> list[tuple]:
         return tuple(instance.__dict__.get(f.attname) for f in instance._meta.concrete_fields)
 
     return [(loaded(r), loaded(r.table) if "table" in r._state.fields_cache else None) for r in rows]
+
+
+def test_the_session_store_reads_a_live_session_and_forgets_an_expired_or_malformed_key() -> None:
+    from django.contrib.sessions.backends.db import SessionStore as DjangoStore
+    from django.contrib.sessions.models import Session
+
+    from cardtable.tables.players.sessions import SessionStore
+
+    live = SessionStore()
+    live["player_id"] = 42
+    live.save()
+    other = SessionStore()
+    other["player_id"] = 7
+    other.save()
+    expired = SessionStore()
+    expired["player_id"] = 9
+    expired.save()
+    Session.objects.filter(pk=expired.session_key).update(expire_date=timezone.now() - timedelta(seconds=1))
+    for key, player in ((live.session_key, 42), (other.session_key, 7), (live.session_key, 42)):
+        store = SessionStore(key)
+        assert store.get("player_id") == player and store.session_key == key
+        assert dict(store.items()) == dict(DjangoStore(key).items())
+    for key in (expired.session_key, "x" * 32, "short"):
+        store = SessionStore(key)
+        assert store.get("player_id") is None and store.session_key is None
+    with CaptureQueriesContext(connection) as captured:
+        assert SessionStore(live.session_key).get("player_id") == 42
+    assert len(captured.captured_queries) == 1
