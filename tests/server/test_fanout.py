@@ -377,7 +377,7 @@ async def test_a_wake_s_text_is_made_once_on_the_loop_while_the_move_commits(
         hub.stop()
 
 
-async def test_an_arrival_is_told_to_the_others_here_and_costs_no_read_when_there_are_none(
+async def test_an_arrival_is_told_to_the_others_here_with_the_table_it_read_and_no_other_read(
     in_memory: InMemoryChannelLayer, reads: list[str]
 ) -> None:
     table, people = await database_sync_to_async(hearts_table)()
@@ -389,7 +389,7 @@ async def test_an_arrival_is_told_to_the_others_here_and_costs_no_read_when_ther
     await first.until(lambda m: m["type"] == "state" and m["table"]["seats"][1]["connected"])
     await first.quiet(0.3)
     await second.quiet(0.3)
-    assert reads == [table.pk]  # one read, for the seat already here
+    assert reads == []  # the arrival's wake carries the table its connect read
     assert [m["type"] for m in second.messages].count("state") == 1  # not its own arrival again
     await second.close()
     await first.until(lambda m: m["type"] == "state" and not m["table"]["seats"][1]["connected"])

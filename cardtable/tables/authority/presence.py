@@ -181,12 +181,14 @@ def _seat_of(table_id: str, player_id: int) -> QuerySet[Seat]:
 _SEAT_OF = Compiled(_seat_of, EXAMPLE_TABLE, EXAMPLE_ID)
 
 
-def join(channel: str, table_id: str, player_id: int | None) -> Joined | None:
+def join(channel: str, table_id: str, player_id: int | None, wake: bool = True) -> Joined | None:
     """Record a new connection; a returning human takes their seat back from the stand-in.
 
     Returns the player's seat, since when it had been away (``None`` if it was
     not) and whether a stand-in or the clock could have played for it, so the
     consumer can show them what was played meanwhile; ``None`` for a spectator.
+    A seated player's arrival wakes the table (it shows them connected again)
+    unless ``wake`` is false: then the caller wakes it, with the table it reads next.
     """
     with transaction.atomic():
         # A new name each socket (``fanout.connection_name``): an insert, with no look first.
@@ -209,8 +211,8 @@ def join(channel: str, table_id: str, player_id: int | None) -> Joined | None:
             # Back before any stand-in: who plays the seat has not changed, so ``seating``
             # stays and the table row is not locked (after a restart every seat comes here).
             Seat.objects.filter(pk=seat.pk).update(away_since=None, stand_in=False, timeouts=0)
-        # The seat shows connected again, to the others: this connection reads the table next.
-        _wake(table_id, joined=channel, version=seat.table.version)
+        if wake:  # the seat shows connected again, to the others
+            _wake(table_id, joined=channel, version=seat.table.version)
         return Joined(seat.index, since, played_for)
 
 

@@ -26,6 +26,7 @@ from cardtable.tables.authority import chat, clocks, presence
 from cardtable.tables.authority.compiled import EXAMPLE_TABLE, Compiled
 from cardtable.tables.authority.state import Snapshot, snapshot
 from cardtable.tables.dbthreads import db_call
+from cardtable.tables.events import TableChanged, emit
 from cardtable.tables.models import Player, Table
 from cardtable.tables.players.identity import player_from_scope
 
@@ -78,13 +79,18 @@ def arrive(channel: str, table_id: str, player_id: int | None) -> Arrival:
     The snapshot is read after the presence row is written, so the state shows
     this player connected.
     """
-    joined = presence.join(channel, table_id, player_id)
+    joined = presence.join(channel, table_id, player_id, wake=False)
     snap = snapshot(table_id)
     deadline = snap.deadline
     if snap.clock:  # a clocked game stopped with nobody here starts again (rarely: read it again)
         deadline = clocks.resume(table_id)
         if deadline != snap.deadline:
             snap = snapshot(table_id)
+    if joined is not None:
+        # The seat shows connected again, to the others. The wake carries the table just read
+        # (after the presence row): no process reads it again for this arrival, nor does the
+        # bot driver of a table of people.
+        emit(TableChanged(table_id, snap.version, snap, joined=channel))
     lines = chat.chat_history(table_id)
     since = joined.since if joined is not None else None
     summary = None

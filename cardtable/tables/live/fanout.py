@@ -191,10 +191,10 @@ class Hub:
         previous = self._tails.get(table_id)
         if kind == "table.changed":
             version = event.get("version")
+            joined = event.get("joined")
+            if joined is not None and all(c.channel_name == joined for c in self.local[table_id]):
+                return  # a connection's arrival, and nobody else here to tell of it
             if snap is None and event.get("snapshot") is None:
-                joined = event.get("joined")
-                if joined is not None and all(c.channel_name == joined for c in self.local[table_id]):
-                    return  # a connection's arrival, and nobody else here to tell of it
                 waiting = self._unread.get(table_id)
                 if waiting is not None:
                     # A wake that will read the table after this change waits already: it shows
@@ -205,7 +205,7 @@ class Hub:
                         waiting[1] = None  # it now tells every connection here
                     return
                 self._unread[table_id] = [version, joined]
-            coro = self._wake(table_id, version, snap, event.get("snapshot"), previous, frames)
+            coro = self._wake(table_id, version, snap, event.get("snapshot"), previous, frames, joined)
         elif kind == "table.chat":
             coro = self._chat(table_id, event["message"], previous)
         else:
@@ -224,9 +224,13 @@ class Hub:
         carried: str | None,
         previous: asyncio.Task[None] | None,
         frames: dict[int | None, str] | None = None,
+        joined: str | None = None,
     ) -> None:
+        """Resolve the wake's snapshot; after the table's previous wake, show it to each connection here.
+
+        ``joined`` is the connection whose arrival the change is, which the wake passes by.
+        """
         own = snap is not None
-        joined = None
         if snap is None and carried is None and table_id in self._unread:
             # The versions of the wakes folded into this one; a change committed from now on
             # needs a read of its own.
