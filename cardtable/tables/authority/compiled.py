@@ -1,4 +1,4 @@
-"""A queryset turned into SQL once per process and database, then run again with other values.
+"""A queryset (or a write) turned into SQL once per process and database, then run again with other values.
 
 Django builds and compiles a queryset's SQL on every run. For the table's one
 read (``state.load``: seats, players, table, host and who is connected) that
@@ -9,19 +9,23 @@ in the parameters where the example values were, and makes the model
 instances as Django's ``ModelIterable`` does (``select_related`` and
 annotations included). Django still executes it, so query logging, error
 wrapping and the connection's life are as for any query.
+
+``CompiledWrite`` does the same for an ``INSERT`` of one row or an ``UPDATE`` of
+a queryset: a connect writes its presence row and takes its seat back with them.
 """
 
 from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from django.db import connections, router
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
+from django.db.models.sql import InsertQuery, UpdateQuery
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.models.sql.constants import MULTI
 
@@ -69,16 +73,81 @@ class Compiled(Generic[M]):
     def _compile(
         self, query: QuerySet[M], alias: str
     ) -> tuple[SQLCompiler, str, tuple[Any, ...], list[tuple[int, int]]]:
-        connection = connections[alias]
         compiler = query.query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
-        adapted = [_adapt(connection, example) for example in self.examples]
-        slots = [(at, adapted.index(value)) for at, value in enumerate(params) if value in adapted]
-        if {argument for _, argument in slots} != set(range(len(self.examples))):
-            raise ValueError(f"each example must reach the SQL as a parameter: {params!r}")
+        slots = _slots(connections[alias], self.examples, params)
         with self._lock:
             self._model = query.model
             return self._compiled.setdefault(alias, (compiler, sql, tuple(params), slots))
+
+
+class CompiledWrite:
+    """One ``INSERT`` or ``UPDATE`` compiled once per database alias; ``run(*values)`` executes it again.
+
+    Made with ``insert`` or ``update``; the examples are as for ``Compiled``.
+    """
+
+    def __init__(
+        self, model: type[Model], make: Callable[[str], tuple[str, Sequence[Any]]], examples: tuple
+    ) -> None:
+        self.model = model
+        self.make = make  # the statement and its parameters for a database alias, with the examples
+        self.examples = examples
+        self._compiled: dict[str, tuple[str, tuple[Any, ...], list[tuple[int, int]]]] = {}
+
+    @classmethod
+    def insert(cls, model: type[Model], fields: Sequence[str], *examples: object) -> CompiledWrite:
+        """The ``INSERT`` of one row of ``model`` with ``fields`` (attribute names) set to the values."""
+
+        def make(alias: str) -> tuple[str, Sequence[Any]]:
+            query = InsertQuery(model)
+            row = model(**dict(zip(fields, examples, strict=True)))
+            query.insert_values([model._meta.get_field(name) for name in fields], [row])
+            [(sql, params)] = query.get_compiler(using=alias).as_sql()
+            return sql, params
+
+        return cls(model, make, examples)
+
+    @classmethod
+    def update(
+        cls, build: Callable[..., QuerySet[M]], changes: dict[str, object], *examples: object
+    ) -> CompiledWrite:
+        """``build(*values).update(**changes)``: the changes are fixed, the values are not."""
+
+        def make(alias: str) -> tuple[str, Sequence[Any]]:
+            query = build(*examples).query.chain(UpdateQuery)
+            query.add_update_values(changes)
+            query.clear_select_clause()
+            return query.get_compiler(using=alias).as_sql()
+
+        return cls(build(*examples).model, make, examples)
+
+    def run(self, *values: object) -> int:
+        """Execute the statement with ``values`` in place of the examples; the rows it wrote."""
+        alias = router.db_for_write(self.model)
+        compiled = self._compiled.get(alias)
+        if compiled is None:
+            sql, params = self.make(alias)
+            compiled = self._compiled.setdefault(
+                alias, (sql, tuple(params), _slots(connections[alias], self.examples, params))
+            )
+        sql, params, slots = compiled
+        connection = connections[alias]
+        filled = list(params)
+        for position, argument in slots:
+            filled[position] = _adapt(connection, values[argument])
+        with connection.cursor() as cursor:
+            cursor.execute(sql, filled)
+            return cursor.rowcount
+
+
+def _slots(connection: Any, examples: Sequence[object], params: Sequence[Any]) -> list[tuple[int, int]]:
+    """Where each example sits among a statement's parameters: (position, which example)."""
+    adapted = [_adapt(connection, example) for example in examples]
+    slots = [(at, adapted.index(value)) for at, value in enumerate(params) if value in adapted]
+    if {argument for _, argument in slots} != set(range(len(examples))):
+        raise ValueError(f"each example must reach the SQL as a parameter: {params!r}")
+    return slots
 
 
 def _adapt(connection: Any, value: object) -> object:

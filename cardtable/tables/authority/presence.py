@@ -12,14 +12,14 @@ import os
 import secrets
 import socket
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
-from cardtable.tables.authority.compiled import EXAMPLE_ID, EXAMPLE_TABLE, Compiled
+from cardtable.tables.authority.compiled import EXAMPLE_ID, EXAMPLE_TABLE, Compiled, CompiledWrite
 from cardtable.tables.events import TableChanged, emit
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
 
@@ -179,6 +179,27 @@ def _seat_of(table_id: str, player_id: int) -> QuerySet[Seat]:
 
 # Read by every connect of a seated player: compiled once per process (``compiled.py``).
 _SEAT_OF = Compiled(_seat_of, EXAMPLE_TABLE, EXAMPLE_ID)
+# Written by every connect (after a restart, all three): compiled once per process too.
+_EXAMPLE_TIME = datetime(1970, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
+_CONNECTED = CompiledWrite.insert(
+    Connection,
+    ("channel", "table_id", "player_id", "seen", "process"),
+    "\x00an example channel\x00",
+    EXAMPLE_TABLE,
+    EXAMPLE_ID,
+    _EXAMPLE_TIME,
+    "\x00an example process\x00",
+)
+_NOT_ALONE = CompiledWrite.update(
+    lambda table_id: Table.objects.filter(pk=table_id, alone_since__isnull=False),
+    {"alone_since": None},
+    EXAMPLE_TABLE,
+)
+_SEAT_BACK = CompiledWrite.update(
+    lambda seat_id: Seat.objects.filter(pk=seat_id),
+    {"away_since": None, "stand_in": False, "timeouts": 0},
+    EXAMPLE_ID,
+)
 
 
 def join(channel: str, table_id: str, player_id: int | None, wake: bool = True) -> Joined | None:
@@ -192,15 +213,13 @@ def join(channel: str, table_id: str, player_id: int | None, wake: bool = True) 
     """
     with transaction.atomic():
         # A new name each socket (``fanout.connection_name``): an insert, with no look first.
-        Connection.objects.create(
-            channel=channel, table_id=table_id, player_id=player_id, seen=timezone.now(), process=process_id()
-        )
+        _CONNECTED.run(channel, table_id, player_id, timezone.now(), process_id())
         seat = None
         if player_id is not None:
             # The seat, the table's version and whether it was empty, in one statement.
             seat = next(iter(_SEAT_OF.run(table_id, player_id)), None)
         if seat is None or seat.table.alone_since is not None:
-            Table.objects.filter(pk=table_id, alone_since__isnull=False).update(alone_since=None)
+            _NOT_ALONE.run(table_id)
         if seat is None:
             return None
         since = seat.away_since
@@ -210,7 +229,7 @@ def join(channel: str, table_id: str, player_id: int | None, wake: bool = True) 
         if since is not None or played_for:
             # Back before any stand-in: who plays the seat has not changed, so ``seating``
             # stays and the table row is not locked (after a restart every seat comes here).
-            Seat.objects.filter(pk=seat.pk).update(away_since=None, stand_in=False, timeouts=0)
+            _SEAT_BACK.run(seat.pk)
         if wake:  # the seat shows connected again, to the others
             _wake(table_id, joined=channel, version=seat.table.version)
         return Joined(seat.index, since, played_for)
