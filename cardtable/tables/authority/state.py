@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db.models import Max, QuerySet
 
 from cardtable.tables.authority import presence
-from cardtable.tables.authority.compiled import EXAMPLE_TABLE, Compiled
+from cardtable.tables.authority.compiled import EXAMPLE_ID, EXAMPLE_TABLE, Compiled
 from cardtable.tables.models import Match, Seat, Table
 from cardtable.tables.players import names
 from games import get_game
@@ -285,13 +285,18 @@ def _match_of(table: Table) -> tuple[int, int] | None:
     """
     if table.status != Table.PLAYING or table.game_number == 0:
         return None
-    row = (
-        Match.objects.filter(table_id=table.pk, number=table.game_number)
-        .annotate(last_seq=Max("moves__seq"))
-        .values_list("pk", "last_seq")
-        .first()
-    )
-    return (row[0], row[1] or 0) if row is not None else None
+    match = next(iter(_MATCH.run(table.pk, table.game_number)), None)
+    return (match.pk, match.last_seq or 0) if match is not None else None
+
+
+def _match_query(table_id: str, number: int) -> QuerySet[Match]:
+    matches = Match.objects.filter(table_id=table_id, number=number).only("pk")
+    return matches.annotate(last_seq=Max("moves__seq")).order_by("pk")[:1]
+
+
+# Read by the first connect to a table after a restart: compiled once per process. (A game
+# number is positive: Django reads a negative one as matching nothing, with no SQL.)
+_MATCH = Compiled(_match_query, EXAMPLE_TABLE, -EXAMPLE_ID)
 
 
 _LATEST: OrderedDict[str, Snapshot] = OrderedDict()
@@ -344,16 +349,38 @@ def message_for(snap: Snapshot, player_id: int | None) -> dict[str, Any]:
         "legal_moves": [],
         "to_act": [],
     }
-    state = snap.state
-    if state is not None:
-        game = get_game(snap.game)
-        message["view"] = game.view(state, seat)
-        # Only a running game has seats to act (staff may end a table mid-game).
-        if snap.status == Table.PLAYING:
-            message["to_act"] = list(game.to_act(state))
-        if seat is not None and seat in message["to_act"]:
-            message["legal_moves"] = list(game.legal_moves(state, seat))
+    if snap.state is not None:
+        message["view"], message["to_act"], message["legal_moves"] = _game_part(snap, seat)
     return message
+
+
+# A seat's game part (view, seats to act, legal moves) of a parsed state, by (table, version,
+# seat, running). A table's presence changes send the same version again with only its
+# ``table`` new: four seats coming back after a restart build each seat's part once, not four
+# times (a Hearts seat passing has 286 moves).
+_GAME_PARTS: OrderedDict[tuple[str, int, int | None, bool], tuple[Any, Any, list, list]] = OrderedDict()
+_GAME_PARTS_SIZE = 4 * _CACHE_SIZE
+_GAME_PARTS_LOCK = threading.Lock()
+
+
+def _game_part(snap: Snapshot, seat: int | None) -> tuple[Any, list, list]:
+    """The game's view for ``seat``, the seats to act and ``seat``'s legal moves (shared: never changed)."""
+    state, running = snap.state, snap.status == Table.PLAYING  # staff may end a table mid-game
+    key = (snap.table_id, snap.version, seat, running)
+    with _GAME_PARTS_LOCK:
+        known = _GAME_PARTS.get(key)
+    if known is not None and known[0] is state:
+        return known[1:]
+    game = get_game(snap.game)
+    view = game.view(state, seat)
+    to_act = list(game.to_act(state)) if running else []
+    legal = list(game.legal_moves(state, seat)) if seat is not None and seat in to_act else []
+    with _GAME_PARTS_LOCK:
+        _GAME_PARTS[key] = (state, view, to_act, legal)
+        _GAME_PARTS.move_to_end(key)
+        if len(_GAME_PARTS) > _GAME_PARTS_SIZE:
+            _GAME_PARTS.popitem(last=False)
+    return view, to_act, legal
 
 
 def state_message(table_id: str, player_id: int | None) -> dict[str, Any]:
