@@ -51,6 +51,8 @@ class Socket:
 
 
 _sockets: dict[str, Socket] = {}
+# The same sockets by player: a connect counts its player's own, not every socket of the process.
+_by_player: dict[int, dict[str, Socket]] = {}
 _releasing: set[asyncio.Task] = set()  # kept until done: a task nobody references may vanish
 
 
@@ -60,8 +62,8 @@ def admit(channel: str, table_id: str, player_id: int | None) -> Socket | None:
     Runs without awaiting, so sockets opening at once cannot all pass the count.
     """
     if player_id is not None:
-        mine = [s for s in _sockets.values() if s.player_id == player_id and not s.released]
-        here = sum(1 for s in mine if s.table_id == table_id)
+        mine = _by_player.get(player_id, {})
+        here = sum(1 for s in mine.values() if s.table_id == table_id)
         if here >= settings.WS_PER_TABLE or len(mine) >= settings.WS_PER_PLAYER:
             return None
     try:
@@ -69,7 +71,18 @@ def admit(channel: str, table_id: str, player_id: int | None) -> Socket | None:
     except RuntimeError:
         task = None
     sock = _sockets[channel] = Socket(channel, table_id, player_id, task)
+    if player_id is not None:
+        _by_player.setdefault(player_id, {})[channel] = sock
     return sock
+
+
+def _unlist(sock: Socket) -> None:
+    _sockets.pop(sock.channel, None)
+    mine = _by_player.get(sock.player_id) if sock.player_id is not None else None
+    if mine is not None:
+        mine.pop(sock.channel, None)
+        if not mine:
+            del _by_player[sock.player_id]
 
 
 def open_channels() -> list[str]:
@@ -104,7 +117,7 @@ async def release(sock: Socket) -> None:
     if sock.released:
         return
     sock.released, sock.closed = True, True
-    _sockets.pop(sock.channel, None)
+    _unlist(sock)
     if sock.joining is not None:  # a row still being written would outlive the leave
         with contextlib.suppress(BaseException):  # whatever became of the write, the row must go
             await sock.joining
@@ -130,3 +143,4 @@ def count() -> int:
 def clear() -> None:
     """Forget every socket without touching the database (tests, a stopping process)."""
     _sockets.clear()
+    _by_player.clear()
