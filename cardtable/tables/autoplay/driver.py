@@ -32,6 +32,8 @@ from cardtable.tables.dbthreads import db_call
 from cardtable.tables.events import DeadlineSet, SeatAway, ServerStopping, TableChanged, TableOpened
 
 log = logging.getLogger(__name__)
+# Spent grace timers are dropped once the list reaches this length (and twice what was kept).
+_PRUNE_AT = 64
 
 # The turns themselves live in turns.py; these names stay importable from here.
 __all__ = ["Job", "choose", "driver", "next_job", "play_pending", "take_turn", "think_time"]
@@ -47,6 +49,7 @@ class BotDriver:
         # move to look at, or None when some change carried none (read the table).
         self.again: dict[str, state.Snapshot | None] = {}
         self.timers: list[asyncio.TimerHandle] = []
+        self._prune_at = _PRUNE_AT  # the timers' length at which the spent ones are dropped
         self.resuming: asyncio.Task | None = None
         self.graces: set[asyncio.Task] = set()
         # The turn clock: each watched table's deadline and the timer set for it.
@@ -83,6 +86,7 @@ class BotDriver:
         for timer in [*self.timers, *(handle for _, handle in self.deadlines.values())]:
             timer.cancel()
         self.tasks, self.again, self.timers, self.graces, self.deadlines = {}, {}, [], set(), {}
+        self._prune_at = _PRUNE_AT
         self.loop = self.resuming = self.sweeper = None
 
     async def resume_all(self) -> None:
@@ -275,8 +279,11 @@ class BotDriver:
         """Check after ``delay`` seconds whether a bot should stand in for an absent human."""
         if self.loop is None or self.loop.is_closed():
             return
-        now = self.loop.time()
-        self.timers = [t for t in self.timers if not t.cancelled() and t.when() > now]
+        if len(self.timers) >= self._prune_at:
+            # Now and then, not on every call: a restart schedules a grace for every seat at once.
+            now = self.loop.time()
+            self.timers = [t for t in self.timers if not t.cancelled() and t.when() > now]
+            self._prune_at = 2 * len(self.timers) + _PRUNE_AT
         self.timers.append(
             self.loop.call_later(delay, self._grace_due, table_id, index, context=contextvars.Context())
         )
