@@ -137,3 +137,51 @@ def test_the_session_store_reads_a_live_session_and_forgets_an_expired_or_malfor
     with CaptureQueriesContext(connection) as captured:
         assert SessionStore(live.session_key).get("player_id") == 42
     assert len(captured.captured_queries) == 1
+
+
+def test_the_running_matchs_compiled_read_gives_its_id_and_last_move_number() -> None:
+    import random
+
+    from django.db.models import Max
+
+    from cardtable.tables.models import Match, Table
+    from tests.server.helpers import play
+
+    def expected(table: Table) -> tuple[int, int] | None:
+        matches = Match.objects.filter(table_id=table.pk, number=table.game_number)
+        row = matches.annotate(last_seq=Max("moves__seq")).values_list("pk", "last_seq").first()
+        return (row[0], row[1] or 0) if row is not None else None
+
+    first, _ = playing_table()
+    second, _ = playing_table()
+    assert state._match_of(first) == expected(first) and state._match_of(first)[1] == 0
+    play(second.pk, random.Random(3), moves=5)
+    second.refresh_from_db()
+    assert state._match_of(second) == expected(second) and state._match_of(second)[1] == 5
+    assert state._match_of(first) == expected(first)  # each table's own match
+    second.game_number += 1  # no such match (yet)
+    assert state._match_of(second) is None
+
+
+def test_a_connects_compiled_writes_write_what_djangos_would() -> None:
+    from cardtable.tables.models import Table
+
+    first, people = playing_table()
+    second, _ = playing_table()
+    ann = people[0][0]
+    seen = timezone.now()
+    presence._CONNECTED.run("c1", first.pk, ann.pk, seen, "host:1:a")
+    presence._CONNECTED.run("c2", second.pk, None, seen, "host:1:a")  # a spectator's: no player
+    rows = {c.channel: (c.table_id, c.player_id, c.seen, c.process) for c in Connection.objects.all()}
+    assert rows == {"c1": (first.pk, ann.pk, seen, "host:1:a"), "c2": (second.pk, None, seen, "host:1:a")}
+    Table.objects.filter(pk__in=[first.pk, second.pk]).update(alone_since=seen)
+    assert presence._NOT_ALONE.run(first.pk) == 1 and presence._NOT_ALONE.run(first.pk) == 0
+    assert list(Table.objects.order_by("pk").values_list("pk", "alone_since")) == sorted(
+        [(first.pk, None), (second.pk, seen)]
+    )
+    Seat.objects.update(away_since=seen, stand_in=True, timeouts=2)
+    ann_seat = Seat.objects.get(table=first, player=ann)
+    assert presence._SEAT_BACK.run(ann_seat.pk) == 1
+    backs = {s.pk: (s.away_since, s.stand_in, s.timeouts) for s in Seat.objects.all()}
+    assert backs.pop(ann_seat.pk) == (None, False, 0)
+    assert set(backs.values()) == {(seen, True, 2)}  # no other seat
