@@ -189,7 +189,7 @@ def test_a_refusal_past_the_longest_retry_takes_no_slot() -> None:
     assert door.next_slot - now == pytest.approx(35.0)  # the refusals past the limit took no slot
 
 
-def test_a_new_gate_holds_on_its_guess_through_its_slow_first_rounds() -> None:
+def test_a_new_gate_holds_on_its_guess_through_its_slow_first_rounds_and_seconds() -> None:
     # A new process's first connects are slow (cold connections, every handshake of the storm
     # read on the same loop): timed as they come, 600 held would look like a minute's wait.
     door = Gate(2, 10.0)
@@ -199,7 +199,11 @@ def test_a_new_gate_holds_on_its_guess_through_its_slow_first_rounds() -> None:
         door.leave(time.monotonic() - 1.0, timed=True)  # a turn of a second
     assert door.turn == first and door.counts["served"] == 4
     door.working, door.waiting = 2, collections.deque([None] * 200)  # only counted here
-    assert door.expected_wait() == pytest.approx(201 * first / 2)  # 8 s at 25 a second: held, not refused
+    assert door.expected_wait() == pytest.approx(201 * first / 2)  # by the guess, within 10 s: held
     door.working, door.waiting = 1, collections.deque()
-    door.leave(time.monotonic() - 1.0, timed=True)  # past the first rounds, turns are measured
+    door.leave(time.monotonic() - 1.0, timed=True)  # past the first rounds, but not the first seconds
+    assert door.turn == first
+    door.born -= admission.WARM_SECONDS
+    door.working = 1
+    door.leave(time.monotonic() - 1.0, timed=True)  # past both, turns are measured
     assert door.turn == pytest.approx(0.8 * first + 0.2 * 1.0, abs=0.01)

@@ -18,7 +18,7 @@ So the gate sits in front of everything else a handshake does
   ends when its first frame (the state) goes out;
 - others are held for a turn, first come first served, as long as the wait
   the gate expects (from the time a turn has been taking; a guess,
-  ``FIRST_TURN``, until the slow first rounds of a new process are past)
+  ``FIRST_TURN``, until the slow first seconds of a new process are past)
   stays under ``CONNECT_WAIT``. A held socket whose client leaves gives up its place
   before any work; one held past ``CONNECT_HOLD`` is refused (below);
 - any other is sent ``rate_limited`` with ``retry_after`` (seconds) and closed
@@ -53,11 +53,14 @@ MAX_RETRY_AFTER = 30.0  # never send a client away for longer than this
 EARLY = 2.0  # refused clients are called back this many times faster than connects were going
 # A turn's duration until it is measured: about what a connect takes with 8 at work on the
 # project's two-core machine, once warm (docs/performance.md, "A restart with everyone connected").
-FIRST_TURN = 0.08
-# Rounds of turns (of ``concurrency`` each) a new gate serves before its measure of a turn counts:
-# a new process's first connects run on cold connections and caches, while every handshake of
-# the storm is read on the same loop, and take several times longer than the rest.
+FIRST_TURN = 0.04
+# Rounds of turns (of ``concurrency`` each) a new gate serves, and seconds after its first
+# handshake, before its measure of a turn counts: a new process's first connects run on cold
+# connections and caches while every handshake of the storm is read on the same loop, and take
+# several times longer than the rest (on the project's machine, for the first two seconds or so
+# of a 1,000-socket storm: every client tries once within about 1.2 s).
 WARM_ROUNDS = 2
+WARM_SECONDS = 3.0
 
 
 class Gate:
@@ -71,6 +74,7 @@ class Gate:
         self.waiting: collections.deque[asyncio.Future[None]] = collections.deque()
         # A turn's duration, smoothed: ``FIRST_TURN`` until the first rounds are past.
         self.turn = FIRST_TURN
+        self.born = time.monotonic()  # made for the process's first handshake
         self.next_slot = 0.0  # the monotonic time handed to the next refused client
         self.counts: collections.Counter[str] = collections.Counter()
         self.reported = 0.0
@@ -145,7 +149,8 @@ class Gate:
         """End a turn (``timed``: it reached its first frame) and hand it to the next waiting handshake."""
         now = time.monotonic()
         if timed:
-            if self.counts["served"] >= WARM_ROUNDS * self.concurrency:
+            warm = self.counts["served"] >= WARM_ROUNDS * self.concurrency and now - self.born >= WARM_SECONDS
+            if warm:
                 self.turn = 0.8 * self.turn + 0.2 * max(0.001, now - started)
             self.counts["served"] += 1
         if self.waiting:
