@@ -316,13 +316,26 @@ def options_of(prog: Program, st: RecycleState) -> tuple[list[dict], list[list]]
 
 
 def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
-    """Make ``move`` (one of the options) and play on to the next choice."""
-    labels = options_of(prog, st)[0]
+    """Make ``move`` (one of the options, or a set a pick allows) and play on to the next choice.
+
+    The contract's ``advance`` comes straight here: the searches make every move this
+    way, so the option is found and made without a call more than it needs.
+    """
+    labels, actions = st.cache or options_of(prog, st)
+    if type(labels) is not list and move not in labels:  # only a choice with a pick lists some moves
+        found = picked(prog, st, move)
+        if found is not None:
+            make_actions(prog, st, seat, *found)
+            return
     try:
         index = labels.index(move)
     except ValueError:  # pragma: no cover - the contract's checks come first
         raise RecycleRuntimeError(f"{move} is not a legal move now") from None
-    make(prog, st, seat, index)
+    if type(actions) is tuple:  # a card played from a location (plays_of): its one action
+        key, cards, (act, var) = actions
+        make_actions(prog, st, seat, labels[index], ((act, {var: (key, cards[index])}),))
+    else:
+        make_actions(prog, st, seat, labels[index], actions[index])
 
 
 def make(prog: Program, st: RecycleState, seat: int, index: int) -> None:
@@ -330,12 +343,12 @@ def make(prog: Program, st: RecycleState, seat: int, index: int) -> None:
     labels, actions = st.cache or options_of(prog, st)
     if type(actions) is tuple:  # a card played from a location (plays_of): its one action
         key, cards, (act, var) = actions
-        make_actions(prog, st, seat, labels[index], [(act, {var: (key, cards[index])})])
+        make_actions(prog, st, seat, labels[index], ((act, {var: (key, cards[index])}),))
     else:
         make_actions(prog, st, seat, labels[index], actions[index])
 
 
-def make_actions(prog: Program, st: RecycleState, seat: int, move: dict, actions: list) -> None:
+def make_actions(prog: Program, st: RecycleState, seat: int, move: dict, actions: Any) -> None:
     """Run an option's ``actions`` as the move ``move`` and play on to the next choice."""
     try:
         st.steps, st.began = 0, None
