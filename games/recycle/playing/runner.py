@@ -15,6 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from games.engine import IllegalMoveError
+from games.recycle.compiling.decisions import END
 from games.recycle.compiling.picks import Offer
 from games.recycle.compiling.program import Program
 from games.recycle.errors import RecycleRuntimeError
@@ -251,24 +252,24 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
     card, in card order. ``None`` when a card is offered twice (then the general
     way makes ``choice`` moves). ``plan`` is ``choices.plays_plan``'s.
     """
-    offers, parts, helds, count = plan
-    if helds is not None and prog.order_unique:
+    offers, parts, helds, count, tree = plan
+    if tree is not None and prog.order_unique:
+        # The parts' tests and readings as a tree (decisions.py): what is settled is not made again.
         one = None
-        known = [None] * count  # each test's truth, once made (expressions have no side effects)
-        for i, (tests, held) in enumerate(helds):
-            for j, test in tests:
-                holds = known[j]
-                if holds is None:
-                    holds = known[j] = test(st, env)
-                if not holds:
-                    break
-            else:
-                key, cards = held(st, env)
+        while True:
+            kind = type(tree)
+            if kind is tuple:  # a test
+                tree = tree[1] if tree[0](st, env) else tree[2]
+            elif kind is list:  # a part's cards
+                key, cards = tree[0](st, env)
                 if cards:
-                    if one is not None:
-                        break  # several parts offer cards: the general way below
-                    one = i, key, cards
-        else:
+                    one = tree[1], key, cards
+                    tree = tree[2]
+                else:
+                    tree = tree[3]
+            else:
+                break
+        if tree == END:
             if one is None:
                 return _NONE
             i, key, cards = one
@@ -278,10 +279,9 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
                 cards = sorted(cards, key=prog.order.__getitem__)
             else:
                 cards = [cards[0]]
-            label = prog.play_label
             # The actions: (the location, its cards offered in card order, (action, variable)),
             # a card's action made only when it is played (make).
-            return [label[c] for c in cards], (key, cards, parts[i])
+            return list(map(prog.play_label.__getitem__, cards)), (key, cards, parts[i])
     order = prog.order
     offered = None
     for i, cards in enumerate(offers):
