@@ -128,7 +128,27 @@ def every_player(want_all: bool, op: str, storage: bool, rest: tuple, k: int) ->
         seats = keys[players] = tuple((p, kind, name) for p in range(players))
         return seats
 
-    if op in ("==", ">"):  # the usual ends (every hand empty, every seat has played), compared inline
+    if op == "==" and want_all:  # the usual end (every hand empty, every seat has played), inline
+
+        def check_every(st, env):  # a loop, not all() of a generator: fewer instructions
+            get = st.locs.get
+            for key in keys.get(st.players) or seats_of(st.players):  # noqa: SIM110
+                if len(get(key, ())) != k:
+                    return False
+            return True
+
+        return check_every
+    if op == ">" and want_all:  # every seat has played (Agram's trick)
+
+        def check_every_over(st, env):
+            get = st.locs.get
+            for key in keys.get(st.players) or seats_of(st.players):  # noqa: SIM110
+                if len(get(key, ())) <= k:
+                    return False
+            return True
+
+        return check_every_over
+    if op in ("==", ">"):
         equal = op == "=="
 
         def check_inline(st, env):
