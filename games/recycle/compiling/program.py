@@ -24,6 +24,7 @@ MAX_PLAYERS = 12
 MAX_CARDS = 1_000
 MAX_STEPS = 200_000  # per move: actions, loop turns and stage rounds without a choice
 MAX_MOVES = 5_000  # per game
+DO, STAGE, CHOICE = "do", "stage", "choice"  # what a stage's item is (the runner compares them by identity)
 
 
 class Program(Actions):
@@ -64,6 +65,11 @@ class Program(Actions):
             self._declare(declare)
         self._setup(setup)
         self.stages[0] = ("root", None, [self._item(n, {}) for n in bodies], root)
+        # What the runner reads of each stage: (a team stage, its end, its items, its node, how many).
+        self.stage_plans = {
+            ident: (kind == "team", end, tuple(items), node, len(items))
+            for ident, (kind, end, items, node) in self.stages.items()
+        }
         direction, expression = scoring.args
         self.lowest_wins = direction == "min"
         # No two cards share a place in card order (then plays are sorted by it alone).
@@ -185,15 +191,15 @@ class Program(Actions):
             end_fn = self.truth(end.args[0], scope)
             items = [self._item(n, scope) for n in body]
             self.stages[ident] = (kind_node, end_fn, items, node)
-            return ("stage", ident)
+            return (STAGE, ident)
         if node.kind == "choice":
             ident = len(self.stages) + len(self.choices) + 1
             self.shared_table = {}  # this choice's collections read by several parts
             # A part picking a subset is searched, not listed whole (picks.py).
             parts = [pick_part(self, n, scope) or self.options(n, scope, top=True) for n in node.args]
             self.choices[ident] = (parts, node, plays_plan(parts))
-            return ("choice", ident)
-        return ("do", self.action(node, scope))
+            return (CHOICE, ident)
+        return (DO, self.action(node, scope))
 
     # Scoring -------------------------------------------------------------------
 
@@ -245,4 +251,4 @@ def compile_program(text: str, name: str = "RECYCLE game") -> Program:
         raise RecycleError("the description nests too deeply") from None
 
 
-__all__ = ["INT", "MAX_MOVES", "MAX_STEPS", "PLAYER", "Program", "compile_program"]
+__all__ = ["CHOICE", "DO", "INT", "MAX_MOVES", "MAX_STEPS", "PLAYER", "STAGE", "Program", "compile_program"]

@@ -17,7 +17,7 @@ from typing import Any
 from games.engine import IllegalMoveError
 from games.recycle.compiling.decisions import END
 from games.recycle.compiling.picks import Offer
-from games.recycle.compiling.program import Program
+from games.recycle.compiling.program import DO, STAGE, Program
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.playing.bounds import CLOCK_EVERY, check_time
 from games.recycle.playing.state import RecycleState, fresh_shown, owner_label
@@ -58,11 +58,12 @@ def guarded(prog: Program, st: RecycleState, body: Any) -> None:
 
 def run(prog: Program, st: RecycleState) -> None:
     """Play on until a choice with at least one option, or the end of the game."""
-    frames, stages, limit = st.frames, prog.stages, prog.max_steps
+    frames, plans, limit = st.frames, prog.stage_plans, prog.max_steps
     while frames:
         frame = frames[-1]
         ident, index = frame
-        kind, end, items, node = stages[ident]
+        team, end, items, node, count = plans[ident]
+        cycles = st.tcycles if team else st.cycles  # the stage's cycle stays on top while it runs
         steps = st.steps  # counted here, written back before anything else counts
         while True:  # the steps of this stage, until it ends or enters another
             steps += 1
@@ -72,28 +73,28 @@ def run(prog: Program, st: RecycleState) -> None:
             if index == -1:
                 if end(st, _NO_VARIABLES):
                     frames.pop()
-                    (st.tcycles if kind == "team" else st.cycles).pop()
+                    cycles.pop()
                     break
                 index = frame[1] = 0
-            if index >= len(items):
-                if ident == 0:
+            if index >= count:
+                if not ident:
                     frames.pop()
                     break
-                cycle = st.tcycles[-1] if kind == "team" else st.cycles[-1]
+                cycle = cycles[-1]
                 if cycle[1] >= 0:
                     cycle[0], cycle[1] = cycle[1], -1
                 else:
-                    cycle[0] = (cycle[0] + 1) % (len(prog.teams) if kind == "team" else st.players)
+                    cycle[0] = (cycle[0] + 1) % (len(prog.teams) if team else st.players)
                 index = frame[1] = -1
                 continue
             what, payload = items[index]
             index = frame[1] = index + 1
-            if what == "do":
+            if what is DO:
                 st.steps = steps
                 payload(st, _NO_VARIABLES)
                 steps = st.steps
-            elif what == "stage":
-                if stages[payload][0] == "team":
+            elif what is STAGE:
+                if plans[payload][0]:
                     st.tcycles.append([st.tcycles[-1][0], -1])
                 else:
                     st.cycles.append([st.cycles[-1][0], -1])
@@ -252,7 +253,7 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
     card, in card order. ``None`` when a card is offered twice (then the general
     way makes ``choice`` moves). ``plan`` is ``choices.plays_plan``'s.
     """
-    offers, parts, helds, count, tree = plan
+    offers, parts, _, _, tree = plan
     if tree is not None and prog.order_unique:
         # The parts' tests and readings as a tree (decisions.py): what is settled is not made again.
         one = None
