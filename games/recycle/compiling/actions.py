@@ -237,15 +237,34 @@ def _every_seat_moves(node: Node, body: Fn, limit: int) -> Fn | None:
     # A destination that does not name the seat is the same for every seat (moves do not change it).
     same = not uses(body_node.args[1], var)
 
+    keys: dict[int, tuple] = {}  # players -> (seat, its key) of every seat, made once
+
     def every_seat(st, env):
-        inner = dict(env)
         locs = st.locs
-        to = None
         # The seats' steps counted at once, unless one of them is checked (the bound, the clock).
         first, last = st.steps, st.steps + st.players
         counted = last > limit or last | CLOCK_EVERY != first | CLOCK_EVERY
         if not counted:
             st.steps = last
+            if same:  # one pile for every seat's card, found at the first card (as one move at a time)
+                seats = keys.get(st.players)
+                if seats is None:
+                    seats = keys[st.players] = tuple((p, (p, kind, name)) for p in range(st.players))
+                pile = None
+                for seat, key in seats:
+                    cards = locs.get(key)
+                    if cards:
+                        if pile is None:
+                            to = dest(st, {**env, var: seat})
+                            if to[0] is None:  # a destination of nobody's: every card stays
+                                return
+                            pile = locs.get(to)
+                            if pile is None:
+                                pile = locs[to] = []
+                        pile.append(cards.pop())
+                return
+        inner = dict(env)
+        to = None
         for seat in range(st.players):
             if counted:
                 st.steps += 1

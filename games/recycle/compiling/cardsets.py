@@ -196,6 +196,21 @@ class CardSets(Filters):
             cards, mapname = self.cards(a[0], scope), self.points_key(a[1], scope)
             tables = self.p.score_table
             sign = 1 if k == "max_card" else -1
+            seat_keys = getattr(cards, "seat_keys", None)
+            if seat_keys is not None:  # every seat's location (a trick): no pair made per card
+
+                def best_of_seats(st, env):
+                    table = tables(st, mapname(st, env))
+                    found, top_score = None, None
+                    get = st.locs.get
+                    for key in seat_keys(st.players):
+                        for c in get(key, ()):
+                            s = sign * table[c]
+                            if top_score is None or s > top_score:  # the first of equals wins
+                                found, top_score = (key, c), s
+                    return found
+
+                return best_of_seats
 
             def best(st, env):
                 table = tables(st, mapname(st, env))
@@ -303,13 +318,18 @@ class CardSets(Filters):
 
             keys: dict[int, tuple] = {}  # players -> each seat's key, made once
 
-            def every_seat(st, env):
-                seats = keys.get(st.players)
+            def seat_keys(players: int) -> tuple:
+                seats = keys.get(players)
                 if seats is None:
-                    seats = keys[st.players] = tuple((p, kind, name) for p in range(st.players))
+                    seats = keys[players] = tuple((p, kind, name) for p in range(players))
+                return seats
+
+            def every_seat(st, env):
+                seats = keys.get(st.players) or seat_keys(st.players)
                 get = st.locs.get
                 return [(k, c) for k in seats for c in get(k, ())]
 
+            every_seat.seat_keys = seat_keys  # for (max|min ... using 'MAP), read seat by seat
             return every_seat
 
         def gather(st, env):
