@@ -8,6 +8,7 @@ that move cards are compiled in ``moving.py``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from games.recycle.compiling.fast import Fn, clamp, uses
 from games.recycle.compiling.moving import Moves
@@ -75,7 +76,7 @@ class Actions(Moves):
         body = self.action(body_node, {**scope, var: self.item_kind(coll, scope)})
         limit = self.p.max_steps
         if coll.kind == "all_players" and getattr(body, "ends", None) is not None:
-            every = _every_seat_moves(node, body, limit)
+            every = _every_seat_moves(node, body, limit, self.p)
             if every is not None:
                 return every
 
@@ -224,7 +225,7 @@ class Actions(Moves):
         raise node.error("teams are made once, in the setup")
 
 
-def _every_seat_moves(node: Node, body: Fn, limit: int) -> Fn | None:
+def _every_seat_moves(node: Node, body: Fn, limit: int, prog: Any) -> Fn | None:
     """``(all player 'P (move (top ('P KIND NAME)) (top B)))`` (the trick gathered): ``each``
     and its fused move (``fast.move_top``) in one closure, each seat's key made in place."""
     _, _, var, body_node = node.args
@@ -238,6 +239,7 @@ def _every_seat_moves(node: Node, body: Fn, limit: int) -> Fn | None:
     same = not uses(body_node.args[1], var)
 
     keys: dict[int, tuple] = {}  # players -> (seat, its key) of every seat, made once
+    every = prog.seat_keys(kind, name)
 
     def every_seat(st, env):
         locs = st.locs
@@ -249,7 +251,7 @@ def _every_seat_moves(node: Node, body: Fn, limit: int) -> Fn | None:
             if same:  # one pile for every seat's card, found at the first card (as one move at a time)
                 seats = keys.get(st.players)
                 if seats is None:
-                    seats = keys[st.players] = tuple((p, (p, kind, name)) for p in range(st.players))
+                    seats = keys[st.players] = tuple(enumerate(every[: st.players]))
                 pile = None
                 for seat, key in seats:
                     cards = locs.get(key)

@@ -43,13 +43,14 @@ class CardSets(Filters):
             current = owner is not None and owner.kind == "player" and owner.args[0] == "current"
             if current and isinstance(node.args[2], str):  # not a name computed in play
                 _, loc_kind, name = node.args
+                seats = self.p.seat_keys(loc_kind, name)
 
-                def at(st, env):  # the current player's location (a hand), its key made here
-                    k = (st.cycles[-1][0], loc_kind, name)
+                def at(st, env):  # the current player's location (a hand), its key read here
+                    k = seats[st.cycles[-1][0]]
                     return [(k, c) for c in st.locs.get(k, ())]
 
                 def held(st, env):
-                    k = (st.cycles[-1][0], loc_kind, name)
+                    k = seats[st.cycles[-1][0]]
                     return k, st.locs.get(k, ())
             else:
 
@@ -285,7 +286,7 @@ class CardSets(Filters):
         want_all = quant == "all"
         per_player = getattr(test, "per_player", None)
         if coll.kind == "all_players" and per_player is not None and per_player[0] == var:
-            return every_player(want_all, *per_player[1:])
+            return every_player(want_all, *per_player[1:], self.p)
 
         def check(st, env):
             inner = dict(env)
@@ -317,11 +318,12 @@ class CardSets(Filters):
             _, kind, name = body.args
 
             keys: dict[int, tuple] = {}  # players -> each seat's key, made once
+            every = self.p.seat_keys(kind, name)
 
             def seat_keys(players: int) -> tuple:
                 seats = keys.get(players)
                 if seats is None:
-                    seats = keys[players] = tuple((p, kind, name) for p in range(players))
+                    seats = keys[players] = every[:players]
                 return seats
 
             def every_seat(st, env):

@@ -91,6 +91,7 @@ class Moves(Choices):
         ):
             return None
         var, (_, kind, name) = card_node.args[0], loc.args
+        seats = self.p.seat_keys(kind, name)
 
         def move(st, env):  # take_card and put_on_top inline: every card play comes here
             found = env.get(var)
@@ -107,7 +108,7 @@ class Moves(Choices):
                 cards.remove(card)
             else:
                 return
-            to = (st.cycles[-1][0], kind, name)
+            to = seats[st.cycles[-1][0]]
             pile = locs.get(to)
             if pile is None:
                 locs[to] = [card]

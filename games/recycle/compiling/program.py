@@ -56,6 +56,7 @@ class Program(Actions):
         self.setup_cards = 0
         self.teams: list[list[int]] = []
         self.team_of: list[int] = []
+        self._keys: dict[tuple, tuple] = {}  # the game's own keys, one object each (one_key)
         root = parse(text)
         declares = [n for n in root.args if n.kind == "declare"]
         setup = next(n for n in root.args if n.kind == "setup")
@@ -157,6 +158,16 @@ class Program(Actions):
         for attr, table in self.attribute_tables.items():  # extended in place: closures hold them
             table.extend(attrs.get(attr) for attrs in made)
         return list(range(first, len(self.card_attrs)))
+
+    def one_key(self, key: tuple) -> tuple:
+        """Return the one tuple the whole program uses for the game's location or storage ``key``:
+        a dict finds a key it holds by identity before comparing it item by item."""
+        return self._keys.setdefault(key, key)
+
+    def seat_keys(self, kind: str, name: str) -> tuple[tuple, ...]:
+        """Return the keys of every seat's ``(seat KIND NAME)``, indexed by seat, each the one
+        tuple the program uses (``one_key``): a seat's key is read, not made."""
+        return tuple(self.one_key((p, kind, name)) for p in range(MAX_PLAYERS))
 
     @property
     def _zeros(self) -> list[int]:
