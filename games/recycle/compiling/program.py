@@ -66,6 +66,7 @@ class Program(Actions):
             self._declare(declare)
         self._setup(setup)
         self.stages[0] = ("root", None, [self._item(n, {}) for n in bodies], root)
+        self.plays_plans = {ident: plan for ident, (_, _, plan) in self.choices.items()}  # for run()
         # What the runner reads of each stage: (a team stage, its end, its items, its node, how many).
         self.stage_plans = {
             ident: (kind == "team", end, tuple(items), node, len(items))

@@ -59,6 +59,7 @@ def guarded(prog: Program, st: RecycleState, body: Any) -> None:
 def run(prog: Program, st: RecycleState) -> None:
     """Play on until a choice with at least one option, or the end of the game."""
     frames, plans, limit = st.frames, prog.stage_plans, prog.max_steps
+    plays_plans = prog.plays_plans
     while frames:
         frame = frames[-1]
         ident, index = frame
@@ -100,8 +101,12 @@ def run(prog: Program, st: RecycleState) -> None:
                     st.cycles.append([st.cycles[-1][0], -1])
                 frames.append([payload, -1])
                 break
-            else:
-                found = build_options(prog, st, payload)
+            else:  # the plays listed at once when they can be (most choices), else built
+                env = {}
+                plan = plays_plans[payload]
+                found = (plan is not None and plays_of(prog, st, plan, env)) or build_options(
+                    prog, st, payload, env, plan is not None
+                )
                 if found[0]:  # a choice with no option is passed over
                     st.steps = steps
                     st.choice, st.cache = payload, found
@@ -134,17 +139,20 @@ def _render(prog: Program, item: Any) -> Any:
     return item
 
 
-def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[dict], list[list]]:
+def build_options(
+    prog: Program, st: RecycleState, choice: int, env: dict | None = None, tried: bool = False
+) -> tuple[list[dict], list[list]]:
     """Return the options of ``choice`` now: the moves, without repeats, and each one's actions.
 
     A move is ``{"play": CARD}`` when every option plays one card (it binds one
     card and the cards differ), in card order; otherwise ``{"choice": [branch,
     item, ...]}``: the branch of the choice (0-based) and what each ``any``
-    bound, in order.
+    bound, in order. ``tried``: ``plays_of`` found no plays with this build's ``env``.
     """
     parts, _, plan = prog.choices[choice]
-    env: dict = {}  # one per build: the parts share the collections they both read (fast.memoized)
-    if plan is not None:
+    if env is None:
+        env = {}  # one per build: the parts share the collections they both read (fast.memoized)
+    if plan is not None and not tried:
         plays = plays_of(prog, st, plan, env)
         if plays is not None:
             return plays
