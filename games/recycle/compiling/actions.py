@@ -8,6 +8,7 @@ that move cards are compiled in ``moving.py``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from games.recycle.compiling.fast import Fn, clamp, uses
 from games.recycle.compiling.moving import Moves
@@ -75,7 +76,7 @@ class Actions(Moves):
         body = self.action(body_node, {**scope, var: self.item_kind(coll, scope)})
         limit = self.p.max_steps
         if coll.kind == "all_players" and getattr(body, "ends", None) is not None:
-            every = _every_seat_moves(node, body, limit)
+            every = _every_seat_moves(node, body, limit, self.p)
             if every is not None:
                 return every
 
@@ -224,7 +225,7 @@ class Actions(Moves):
         raise node.error("teams are made once, in the setup")
 
 
-def _every_seat_moves(node: Node, body: Fn, limit: int) -> Fn | None:
+def _every_seat_moves(node: Node, body: Fn, limit: int, prog: Any) -> Fn | None:
     """``(all player 'P (move (top ('P KIND NAME)) (top B)))`` (the trick gathered): ``each``
     and its fused move (``fast.move_top``) in one closure, each seat's key made in place."""
     _, _, var, body_node = node.args
@@ -237,15 +238,35 @@ def _every_seat_moves(node: Node, body: Fn, limit: int) -> Fn | None:
     # A destination that does not name the seat is the same for every seat (moves do not change it).
     same = not uses(body_node.args[1], var)
 
+    keys: dict[int, tuple] = {}  # players -> (seat, its key) of every seat, made once
+    every = prog.seat_keys(kind, name)
+
     def every_seat(st, env):
-        inner = dict(env)
         locs = st.locs
-        to = None
         # The seats' steps counted at once, unless one of them is checked (the bound, the clock).
         first, last = st.steps, st.steps + st.players
         counted = last > limit or last | CLOCK_EVERY != first | CLOCK_EVERY
         if not counted:
             st.steps = last
+            if same:  # one pile for every seat's card, found at the first card (as one move at a time)
+                seats = keys.get(st.players)
+                if seats is None:
+                    seats = keys[st.players] = tuple(enumerate(every[: st.players]))
+                pile = None
+                for seat, key in seats:
+                    cards = locs.get(key)
+                    if cards:
+                        if pile is None:
+                            to = dest(st, {**env, var: seat})
+                            if to[0] is None:  # a destination of nobody's: every card stays
+                                return
+                            pile = locs.get(to)
+                            if pile is None:
+                                pile = locs[to] = []
+                        pile.append(cards.pop())
+                return
+        inner = dict(env)
+        to = None
         for seat in range(st.players):
             if counted:
                 st.steps += 1

@@ -43,13 +43,14 @@ class CardSets(Filters):
             current = owner is not None and owner.kind == "player" and owner.args[0] == "current"
             if current and isinstance(node.args[2], str):  # not a name computed in play
                 _, loc_kind, name = node.args
+                seats = self.p.seat_keys(loc_kind, name)
 
-                def at(st, env):  # the current player's location (a hand), its key made here
-                    k = (st.cycles[-1][0], loc_kind, name)
+                def at(st, env):  # the current player's location (a hand), its key read here
+                    k = seats[st.cycles[-1][0]]
                     return [(k, c) for c in st.locs.get(k, ())]
 
                 def held(st, env):
-                    k = (st.cycles[-1][0], loc_kind, name)
+                    k = seats[st.cycles[-1][0]]
                     return k, st.locs.get(k, ())
             else:
 
@@ -196,6 +197,21 @@ class CardSets(Filters):
             cards, mapname = self.cards(a[0], scope), self.points_key(a[1], scope)
             tables = self.p.score_table
             sign = 1 if k == "max_card" else -1
+            seat_keys = getattr(cards, "seat_keys", None)
+            if seat_keys is not None:  # every seat's location (a trick): no pair made per card
+
+                def best_of_seats(st, env):
+                    table = tables(st, mapname(st, env))
+                    found, top_score = None, None
+                    get = st.locs.get
+                    for key in seat_keys(st.players):
+                        for c in get(key, ()):
+                            s = sign * table[c]
+                            if top_score is None or s > top_score:  # the first of equals wins
+                                found, top_score = (key, c), s
+                    return found
+
+                return best_of_seats
 
             def best(st, env):
                 table = tables(st, mapname(st, env))
@@ -270,7 +286,7 @@ class CardSets(Filters):
         want_all = quant == "all"
         per_player = getattr(test, "per_player", None)
         if coll.kind == "all_players" and per_player is not None and per_player[0] == var:
-            return every_player(want_all, *per_player[1:])
+            return every_player(want_all, *per_player[1:], self.p)
 
         def check(st, env):
             inner = dict(env)
@@ -302,14 +318,20 @@ class CardSets(Filters):
             _, kind, name = body.args
 
             keys: dict[int, tuple] = {}  # players -> each seat's key, made once
+            every = self.p.seat_keys(kind, name)
+
+            def seat_keys(players: int) -> tuple:
+                seats = keys.get(players)
+                if seats is None:
+                    seats = keys[players] = every[:players]
+                return seats
 
             def every_seat(st, env):
-                seats = keys.get(st.players)
-                if seats is None:
-                    seats = keys[st.players] = tuple((p, kind, name) for p in range(st.players))
+                seats = keys.get(st.players) or seat_keys(st.players)
                 get = st.locs.get
                 return [(k, c) for k in seats for c in get(k, ())]
 
+            every_seat.seat_keys = seat_keys  # for (max|min ... using 'MAP), read seat by seat
             return every_seat
 
         def gather(st, env):

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.recycle.compiling.cardsets import CardSets
+from games.recycle.compiling.decisions import decision_tree
 from games.recycle.compiling.fast import Fn, draws, memoized, shape, uses
 from games.recycle.reading.kinds import CARD
 from games.recycle.reading.syntax import Node
@@ -102,12 +103,12 @@ class Choices(CardSets):
                     held = getattr(items, "held", None)
                     if once:
                         per_leaf.cards = lambda st, env: items(st, env) if test(st, env) else []
-                        if held is not None:  # (its tests, its (key, cards)) for plays_of
-                            per_leaf.held_parts = (((shape(body_node.args[0]), test),), held)
+                        if held is not None:  # (its tests, its (key, cards), its form) for plays_of
+                            per_leaf.held_parts = (((shape(body_node.args[0]), test),), held, shape(coll))
                     else:
                         per_leaf.cards = items
                         if held is not None:
-                            per_leaf.held_parts = ((), held)
+                            per_leaf.held_parts = ((), held, shape(coll))
                     per_leaf.act_var = (act, var)
                 return per_leaf
             body = self.options(body_node, inner, top=True)
@@ -229,7 +230,7 @@ def _guarded(tests: list[Fn], body: Options, shapes: list, offers: bool) -> Opti
         guarded.cards, guarded.act_var = _when(tests, cards, []), body.act_var
         held = getattr(body, "held_parts", None)
         if held is not None:  # the guard's tests first, then the body's
-            guarded.held_parts = ((*zip(shapes, tests, strict=True), *held[0]), held[1])
+            guarded.held_parts = ((*zip(shapes, tests, strict=True), *held[0]), *held[1:])
     return guarded
 
 
@@ -256,20 +257,23 @@ def _pairs(held: Fn) -> Fn:
     return pairs
 
 
-def plays_plan(parts: list[Options]) -> tuple[tuple[Fn, ...], tuple, tuple | None, int] | None:
+def plays_plan(parts: list[Options]) -> tuple[tuple[Fn, ...], tuple, tuple | None, int, Any] | None:
     """Return, for a choice whose every part offers cards, each part's cards, its ``(action,
     variable)`` and, when every part reads one location, each part's tests (numbered, equal
-    forms one number) and ``(key, cards)``, and how many tests (``runner.plays_of`` lists the
-    moves from them); else ``None``."""
+    forms one number) and ``(key, cards)``, how many tests, and the loop over them as a
+    decision tree (``decisions.py``; ``None`` when too large): ``runner.plays_of`` lists the
+    moves from them. ``None`` when a part offers something else."""
     offers = [getattr(part, "cards", None) for part in parts]
     if None in offers:
         return None
     held = [getattr(part, "held_parts", None) for part in parts]
     if None in held:
-        return tuple(offers), tuple(part.act_var for part in parts), None, 0
+        return tuple(offers), tuple(part.act_var for part in parts), None, 0, None
     # Tests of the same form (parts guarded alike) are one test, made at most once a build.
     ids: dict = {}
     helds = tuple(
-        (tuple((ids.setdefault(form, len(ids)), test) for form, test in tests), body) for tests, body in held
+        (tuple((ids.setdefault(form, len(ids)), test) for form, test in tests), body)
+        for tests, body, _ in held
     )
-    return tuple(offers), tuple(part.act_var for part in parts), helds, len(ids)
+    tree = decision_tree(helds, {j: form for form, j in ids.items()}, [form for _, _, form in held])
+    return tuple(offers), tuple(part.act_var for part in parts), helds, len(ids), tree

@@ -74,12 +74,14 @@ OPERATOR = {
 }  # fmt: skip
 
 
-def counted_compare(op: str, storage: bool, owner: str | int | tuple, rest: tuple, k: int) -> Fn:
+def counted_compare(
+    op: str, storage: bool, owner: str | int | tuple, rest: tuple, k: int, seats: tuple = ()
+) -> Fn:
     """Return ``(OP (size LOCATION) k)`` or ``(OP STORAGE k)`` as one closure (never ``None``: no checks).
 
     The key is ``(owner, *rest)``: ``owner`` is a constant key (a tuple), ``"current"``
-    (the current player) or a variable's name. The size and the stored number are
-    never ``None``, so ``<`` and ``>`` need no check for it.
+    (the current player: ``seats``, every seat's location key) or a variable's name. The
+    size and the stored number are never ``None``, so ``<`` and ``>`` need no check for it.
     """
     test = OPERATOR[op]
     if storage:
@@ -93,7 +95,7 @@ def counted_compare(op: str, storage: bool, owner: str | int | tuple, rest: tupl
     if isinstance(owner, tuple):
         return lambda st, env: test(len(st.locs.get(owner, ())), k)
     if owner == "current":
-        return lambda st, env: test(len(st.locs.get((st.cycles[-1][0], kind, name), ())), k)
+        return lambda st, env: test(len(st.locs.get(seats[st.cycles[-1][0]], ())), k)
     return lambda st, env: test(len(st.locs.get((env.get(owner), kind, name), ())), k)
 
 
@@ -106,9 +108,10 @@ def sized_compare(op: str, cards: Fn, k: int) -> Fn:
     return lambda st, env: test(len(cards(st, env)), k)
 
 
-def every_player(want_all: bool, op: str, storage: bool, rest: tuple, k: int) -> Fn:
+def every_player(want_all: bool, op: str, storage: bool, rest: tuple, k: int, prog: Any) -> Fn:
     """Return ``(all|any player 'P (OP X k))``, ``X`` the size of ``('P KIND NAME)`` or
-    ``('P sto NAME)`` (``rest`` names it): one closure for the whole loop (every stage's end)."""
+    ``('P sto NAME)`` (``rest`` names it): one closure for the whole loop (every stage's end).
+    ``prog`` gives the seats' keys (``Program.seat_keys``)."""
     test = OPERATOR[op]
     if storage:
         (name,) = rest
@@ -123,12 +126,33 @@ def every_player(want_all: bool, op: str, storage: bool, rest: tuple, k: int) ->
         return check_stored
     kind, name = rest
     keys: dict[int, tuple] = {}  # players -> each seat's key, made once
+    every = prog.seat_keys(kind, name)
 
     def seats_of(players: int) -> tuple:
-        seats = keys[players] = tuple((p, kind, name) for p in range(players))
+        seats = keys[players] = every[:players]
         return seats
 
-    if op in ("==", ">"):  # the usual ends (every hand empty, every seat has played), compared inline
+    if op == "==" and want_all:  # the usual end (every hand empty, every seat has played), inline
+
+        def check_every(st, env):  # a loop, not all() of a generator: fewer instructions
+            get = st.locs.get
+            for key in keys.get(st.players) or seats_of(st.players):  # noqa: SIM110
+                if len(get(key, ())) != k:
+                    return False
+            return True
+
+        return check_every
+    if op == ">" and want_all:  # every seat has played (Agram's trick)
+
+        def check_every_over(st, env):
+            get = st.locs.get
+            for key in keys.get(st.players) or seats_of(st.players):  # noqa: SIM110
+                if len(get(key, ())) <= k:
+                    return False
+            return True
+
+        return check_every_over
+    if op in ("==", ">"):
         equal = op == "=="
 
         def check_inline(st, env):

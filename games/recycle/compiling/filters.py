@@ -7,6 +7,8 @@ side once per filter, not once per card.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.recycle.compiling.fast import Fn, draws, uses
 from games.recycle.compiling.groups import Groups
 from games.recycle.reading.kinds import CARD, INT, NOTHING, STR
@@ -61,7 +63,7 @@ class Filters(Groups):
                 return k, [c for c in st.locs.get(k, ()) if table[c] != v]
 
             if hasattr(cards, "held") and not draws(other):
-                kept_at.held = _held_in_hand(cards, side, table, equal, (known, value)) or held
+                kept_at.held = _held_in_hand(self.p, cards, side, table, equal, (known, value)) or held
             return kept_at
 
         def kept(st, env):
@@ -111,7 +113,7 @@ class Filters(Groups):
         return kept
 
 
-def _held_in_hand(cards: Fn, side: Fn, table: list, equal: bool, constant: tuple) -> Fn | None:
+def _held_in_hand(prog: Any, cards: Fn, side: Fn, table: list, equal: bool, constant: tuple) -> Fn | None:
     """``(filter ((current player) KIND NAME) 'V (==|!= (cardatt A 'V) X))``, ``X`` a constant
     or ``(cardatt B (top|bottom (game KIND NAME)))`` (following the led suit), as ``(key,
     cards)``, the hand's key and ``X`` read in place."""
@@ -119,13 +121,14 @@ def _held_in_hand(cards: Fn, side: Fn, table: list, equal: bool, constant: tuple
     if current is None:
         return None
     kind, name = current
+    seats = prog.seat_keys(kind, name)
     if end is None:
         known, v = constant
         if not known:
             return None
 
         def held_by_constant(st, env):
-            k = (st.cycles[-1][0], kind, name)
+            k = seats[st.cycles[-1][0]]
             if equal:
                 return k, [c for c in st.locs.get(k, ()) if table[c] == v]
             return k, [c for c in st.locs.get(k, ()) if table[c] != v]
@@ -137,7 +140,7 @@ def _held_in_hand(cards: Fn, side: Fn, table: list, equal: bool, constant: tuple
         locs = st.locs
         led = locs.get(fixed)
         v = side_table[led[index]] if led else None
-        k = (st.cycles[-1][0], kind, name)
+        k = seats[st.cycles[-1][0]]
         if equal:
             return k, [c for c in locs.get(k, ()) if table[c] == v]
         return k, [c for c in locs.get(k, ()) if table[c] != v]

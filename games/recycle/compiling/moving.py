@@ -91,14 +91,29 @@ class Moves(Choices):
         ):
             return None
         var, (_, kind, name) = card_node.args[0], loc.args
+        seats = self.p.seat_keys(kind, name)
 
-        def move(st, env):
+        def move(st, env):  # take_card and put_on_top inline: every card play comes here
             found = env.get(var)
             if found is None:
                 return
             key, card = found
-            if take_card(st.locs, key, card):
-                put_on_top(st.locs, (st.cycles[-1][0], kind, name), card)
+            locs = st.locs
+            cards = locs.get(key)
+            if not cards:
+                return
+            if cards[-1] == card:
+                cards.pop()
+            elif card in cards:
+                cards.remove(card)
+            else:
+                return
+            to = seats[st.cycles[-1][0]]
+            pile = locs.get(to)
+            if pile is None:
+                locs[to] = [card]
+            else:
+                pile.append(card)
 
         move.source = source  # for (repeat all ...)
         return move

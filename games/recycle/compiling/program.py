@@ -24,6 +24,7 @@ MAX_PLAYERS = 12
 MAX_CARDS = 1_000
 MAX_STEPS = 200_000  # per move: actions, loop turns and stage rounds without a choice
 MAX_MOVES = 5_000  # per game
+DO, STAGE, CHOICE = "do", "stage", "choice"  # what a stage's item is (the runner compares them by identity)
 
 
 class Program(Actions):
@@ -55,6 +56,7 @@ class Program(Actions):
         self.setup_cards = 0
         self.teams: list[list[int]] = []
         self.team_of: list[int] = []
+        self._keys: dict[tuple, tuple] = {}  # the game's own keys, one object each (one_key)
         root = parse(text)
         declares = [n for n in root.args if n.kind == "declare"]
         setup = next(n for n in root.args if n.kind == "setup")
@@ -64,6 +66,12 @@ class Program(Actions):
             self._declare(declare)
         self._setup(setup)
         self.stages[0] = ("root", None, [self._item(n, {}) for n in bodies], root)
+        self.plays_plans = {ident: plan for ident, (_, _, plan) in self.choices.items()}  # for run()
+        # What the runner reads of each stage: (a team stage, its end, its items, its node, how many).
+        self.stage_plans = {
+            ident: (kind == "team", end, tuple(items), node, len(items))
+            for ident, (kind, end, items, node) in self.stages.items()
+        }
         direction, expression = scoring.args
         self.lowest_wins = direction == "min"
         # No two cards share a place in card order (then plays are sorted by it alone).
@@ -152,6 +160,16 @@ class Program(Actions):
             table.extend(attrs.get(attr) for attrs in made)
         return list(range(first, len(self.card_attrs)))
 
+    def one_key(self, key: tuple) -> tuple:
+        """Return the one tuple the whole program uses for the game's location or storage ``key``:
+        a dict finds a key it holds by identity before comparing it item by item."""
+        return self._keys.setdefault(key, key)
+
+    def seat_keys(self, kind: str, name: str) -> tuple[tuple, ...]:
+        """Return the keys of every seat's ``(seat KIND NAME)``, indexed by seat, each the one
+        tuple the program uses (``one_key``): a seat's key is read, not made."""
+        return tuple(self.one_key((p, kind, name)) for p in range(MAX_PLAYERS))
+
     @property
     def _zeros(self) -> list[int]:
         return [0] * len(self.card_attrs)
@@ -185,15 +203,15 @@ class Program(Actions):
             end_fn = self.truth(end.args[0], scope)
             items = [self._item(n, scope) for n in body]
             self.stages[ident] = (kind_node, end_fn, items, node)
-            return ("stage", ident)
+            return (STAGE, ident)
         if node.kind == "choice":
             ident = len(self.stages) + len(self.choices) + 1
             self.shared_table = {}  # this choice's collections read by several parts
             # A part picking a subset is searched, not listed whole (picks.py).
             parts = [pick_part(self, n, scope) or self.options(n, scope, top=True) for n in node.args]
             self.choices[ident] = (parts, node, plays_plan(parts))
-            return ("choice", ident)
-        return ("do", self.action(node, scope))
+            return (CHOICE, ident)
+        return (DO, self.action(node, scope))
 
     # Scoring -------------------------------------------------------------------
 
@@ -245,4 +263,4 @@ def compile_program(text: str, name: str = "RECYCLE game") -> Program:
         raise RecycleError("the description nests too deeply") from None
 
 
-__all__ = ["INT", "MAX_MOVES", "MAX_STEPS", "PLAYER", "Program", "compile_program"]
+__all__ = ["CHOICE", "DO", "INT", "MAX_MOVES", "MAX_STEPS", "PLAYER", "STAGE", "Program", "compile_program"]

@@ -107,7 +107,7 @@ class Values(Kinds):
         kind = self.kind(node, scope)
         if kind == LOC:
             if node.kind == "game_location" and isinstance(node.args[1], str):
-                const = (GAME, node.args[0], node.args[1])
+                const = self.p.one_key((GAME, node.args[0], node.args[1]))
                 return lambda st, env: len(st.locs.get(const, ()))
             if node.kind == "owned_location" and isinstance(node.args[2], str):  # the usual owners, inlined
                 owner, kind_, name = node.args
@@ -115,7 +115,8 @@ class Values(Kinds):
                     var = owner.args[0]
                     return lambda st, env: len(st.locs.get((env.get(var), kind_, name), ()))
                 if owner.kind == "player" and owner.args[0] == "current":
-                    return lambda st, env: len(st.locs.get((st.cycles[-1][0], kind_, name), ()))
+                    seats = self.p.seat_keys(kind_, name)
+                    return lambda st, env: len(st.locs.get(seats[st.cycles[-1][0]], ()))
             key = self.location(node, scope)
             return lambda st, env: len(st.locs.get(key(st, env), ()))
         if kind in (PLAYERS, TEAMS, STRS, INTS, CARDSETS):
@@ -245,11 +246,12 @@ class Values(Kinds):
         if not isinstance(where.args[-1], str):  # a name computed in play: the general way
             return None
         if where.kind.startswith("game"):
-            key = (GAME, *where.args)
+            key = self.p.one_key((GAME, *where.args))
             return counted_compare(op, storage, key, where.args, k)
         owner, *rest = where.args
         if owner.kind == "player" and owner.args[0] == "current":
-            return counted_compare(op, storage, "current", tuple(rest), k)
+            seats = () if storage else self.p.seat_keys(*rest)
+            return counted_compare(op, storage, "current", tuple(rest), k, seats)
         if owner.kind == "var" and scope.get(owner.args[0]) == PLAYER:
             counted = counted_compare(op, storage, owner.args[0], tuple(rest), k)
             counted.per_player = (owner.args[0], op, storage, tuple(rest), k)  # for (all player 'P ...)
@@ -358,7 +360,7 @@ class Values(Kinds):
         name_arg = node.args[-1]
         if node.kind.startswith("game_"):
             if isinstance(name_arg, str):
-                key = (GAME, name_arg)
+                key = self.p.one_key((GAME, name_arg))
                 return lambda st, env: key
             name = self._name(name_arg, scope)
             return lambda st, env: (GAME, name(st, env))
@@ -378,7 +380,7 @@ class Values(Kinds):
             if not isinstance(name_arg, str):
                 name = self._name(name_arg, scope)
                 return lambda st, env: (GAME, kind, name(st, env))
-            key = (GAME, kind, name_arg)
+            key = self.p.one_key((GAME, kind, name_arg))
 
             def fixed(st, env):
                 return key
@@ -390,9 +392,16 @@ class Values(Kinds):
             who_, name_ = self.owner(owner_node, scope), self._name(name, scope)
             return lambda st, env: (who_(st, env), kind, name_(st, env))
         if owner_node.kind == "player" and owner_node.args[0] == "current":
-            return lambda st, env: (st.cycles[-1][0], kind, name)
+            seats = self.p.seat_keys(kind, name)
+            return lambda st, env: seats[st.cycles[-1][0]]
         if owner_node.kind == "var" and scope.get(owner_node.args[0]) == PLAYER:
             var = owner_node.args[0]
-            return lambda st, env: (env.get(var), kind, name)
+            seats = self.p.seat_keys(kind, name)
+
+            def of_seat(st, env):  # a seat's own key; anything else (unbound: None) made
+                p = env.get(var)
+                return seats[p] if type(p) is int and 0 <= p < len(seats) else (p, kind, name)
+
+            return of_seat
         who = self.owner(owner_node, scope)
         return lambda st, env: (who(st, env), kind, name)

@@ -139,13 +139,7 @@ class RecycleGame(Game):
 
     def advance(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
         """Make a legal move and play on to the next choice."""
-        labels = runner.options_of(self.program, state)[0]
-        listed = type(labels) is list or move in labels  # only a choice with a pick lists some moves
-        found = None if listed else runner.picked(self.program, state, move)
-        if found is not None:
-            runner.make_actions(self.program, state, seat, *found)
-        else:
-            runner.advance(self.program, state, seat, move)
+        runner.advance(self.program, state, seat, move)
         return NO_EVENTS
 
     def move_words(self, state: RecycleState, seat: int, move: Move) -> dict[str, Any] | None:

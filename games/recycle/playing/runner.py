@@ -15,8 +15,9 @@ from operator import itemgetter
 from typing import Any
 
 from games.engine import IllegalMoveError
+from games.recycle.compiling.decisions import END
 from games.recycle.compiling.picks import Offer
-from games.recycle.compiling.program import Program
+from games.recycle.compiling.program import DO, STAGE, Program
 from games.recycle.errors import RecycleRuntimeError
 from games.recycle.playing.bounds import CLOCK_EVERY, check_time
 from games.recycle.playing.state import RecycleState, fresh_shown, owner_label
@@ -57,11 +58,13 @@ def guarded(prog: Program, st: RecycleState, body: Any) -> None:
 
 def run(prog: Program, st: RecycleState) -> None:
     """Play on until a choice with at least one option, or the end of the game."""
-    frames, stages, limit = st.frames, prog.stages, prog.max_steps
+    frames, plans, limit = st.frames, prog.stage_plans, prog.max_steps
+    plays_plans = prog.plays_plans
     while frames:
         frame = frames[-1]
         ident, index = frame
-        kind, end, items, node = stages[ident]
+        team, end, items, node, count = plans[ident]
+        cycles = st.tcycles if team else st.cycles  # the stage's cycle stays on top while it runs
         steps = st.steps  # counted here, written back before anything else counts
         while True:  # the steps of this stage, until it ends or enters another
             steps += 1
@@ -71,35 +74,39 @@ def run(prog: Program, st: RecycleState) -> None:
             if index == -1:
                 if end(st, _NO_VARIABLES):
                     frames.pop()
-                    (st.tcycles if kind == "team" else st.cycles).pop()
+                    cycles.pop()
                     break
                 index = frame[1] = 0
-            if index >= len(items):
-                if ident == 0:
+            if index >= count:
+                if not ident:
                     frames.pop()
                     break
-                cycle = st.tcycles[-1] if kind == "team" else st.cycles[-1]
+                cycle = cycles[-1]
                 if cycle[1] >= 0:
                     cycle[0], cycle[1] = cycle[1], -1
                 else:
-                    cycle[0] = (cycle[0] + 1) % (len(prog.teams) if kind == "team" else st.players)
+                    cycle[0] = (cycle[0] + 1) % (len(prog.teams) if team else st.players)
                 index = frame[1] = -1
                 continue
             what, payload = items[index]
             index = frame[1] = index + 1
-            if what == "do":
+            if what is DO:
                 st.steps = steps
                 payload(st, _NO_VARIABLES)
                 steps = st.steps
-            elif what == "stage":
-                if stages[payload][0] == "team":
+            elif what is STAGE:
+                if plans[payload][0]:
                     st.tcycles.append([st.tcycles[-1][0], -1])
                 else:
                     st.cycles.append([st.cycles[-1][0], -1])
                 frames.append([payload, -1])
                 break
-            else:
-                found = build_options(prog, st, payload)
+            else:  # the plays listed at once when they can be (most choices), else built
+                env = {}
+                plan = plays_plans[payload]
+                found = (plan is not None and plays_of(prog, st, plan, env)) or build_options(
+                    prog, st, payload, env, plan is not None
+                )
                 if found[0]:  # a choice with no option is passed over
                     st.steps = steps
                     st.choice, st.cache = payload, found
@@ -132,17 +139,20 @@ def _render(prog: Program, item: Any) -> Any:
     return item
 
 
-def build_options(prog: Program, st: RecycleState, choice: int) -> tuple[list[dict], list[list]]:
+def build_options(
+    prog: Program, st: RecycleState, choice: int, env: dict | None = None, tried: bool = False
+) -> tuple[list[dict], list[list]]:
     """Return the options of ``choice`` now: the moves, without repeats, and each one's actions.
 
     A move is ``{"play": CARD}`` when every option plays one card (it binds one
     card and the cards differ), in card order; otherwise ``{"choice": [branch,
     item, ...]}``: the branch of the choice (0-based) and what each ``any``
-    bound, in order.
+    bound, in order. ``tried``: ``plays_of`` found no plays with this build's ``env``.
     """
     parts, _, plan = prog.choices[choice]
-    env: dict = {}  # one per build: the parts share the collections they both read (fast.memoized)
-    if plan is not None:
+    if env is None:
+        env = {}  # one per build: the parts share the collections they both read (fast.memoized)
+    if plan is not None and not tried:
         plays = plays_of(prog, st, plan, env)
         if plays is not None:
             return plays
@@ -251,24 +261,24 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
     card, in card order. ``None`` when a card is offered twice (then the general
     way makes ``choice`` moves). ``plan`` is ``choices.plays_plan``'s.
     """
-    offers, parts, helds, count = plan
-    if helds is not None and prog.order_unique:
+    offers, parts, _, _, tree = plan
+    if tree is not None and prog.order_unique:
+        # The parts' tests and readings as a tree (decisions.py): what is settled is not made again.
         one = None
-        known = [None] * count  # each test's truth, once made (expressions have no side effects)
-        for i, (tests, held) in enumerate(helds):
-            for j, test in tests:
-                holds = known[j]
-                if holds is None:
-                    holds = known[j] = test(st, env)
-                if not holds:
-                    break
-            else:
-                key, cards = held(st, env)
+        while True:
+            kind = type(tree)
+            if kind is tuple:  # a test
+                tree = tree[1] if tree[0](st, env) else tree[2]
+            elif kind is list:  # a part's cards
+                key, cards = tree[0](st, env)
                 if cards:
-                    if one is not None:
-                        break  # several parts offer cards: the general way below
-                    one = i, key, cards
-        else:
+                    one = tree[1], key, cards
+                    tree = tree[2]
+                else:
+                    tree = tree[3]
+            else:
+                break
+        if tree == END:
             if one is None:
                 return _NONE
             i, key, cards = one
@@ -278,10 +288,9 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
                 cards = sorted(cards, key=prog.order.__getitem__)
             else:
                 cards = [cards[0]]
-            label = prog.play_label
             # The actions: (the location, its cards offered in card order, (action, variable)),
             # a card's action made only when it is played (make).
-            return [label[c] for c in cards], (key, cards, parts[i])
+            return list(map(prog.play_label.__getitem__, cards)), (key, cards, parts[i])
     order = prog.order
     offered = None
     for i, cards in enumerate(offers):
@@ -316,13 +325,26 @@ def options_of(prog: Program, st: RecycleState) -> tuple[list[dict], list[list]]
 
 
 def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
-    """Make ``move`` (one of the options) and play on to the next choice."""
-    labels = options_of(prog, st)[0]
+    """Make ``move`` (one of the options, or a set a pick allows) and play on to the next choice.
+
+    The contract's ``advance`` comes straight here: the searches make every move this
+    way, so the option is found and made without a call more than it needs.
+    """
+    labels, actions = st.cache or options_of(prog, st)
+    if type(labels) is not list and move not in labels:  # only a choice with a pick lists some moves
+        found = picked(prog, st, move)
+        if found is not None:
+            make_actions(prog, st, seat, *found)
+            return
     try:
         index = labels.index(move)
     except ValueError:  # pragma: no cover - the contract's checks come first
         raise RecycleRuntimeError(f"{move} is not a legal move now") from None
-    make(prog, st, seat, index)
+    if type(actions) is tuple:  # a card played from a location (plays_of): its one action
+        key, cards, (act, var) = actions
+        make_actions(prog, st, seat, labels[index], ((act, {var: (key, cards[index])}),))
+    else:
+        make_actions(prog, st, seat, labels[index], actions[index])
 
 
 def make(prog: Program, st: RecycleState, seat: int, index: int) -> None:
@@ -330,12 +352,12 @@ def make(prog: Program, st: RecycleState, seat: int, index: int) -> None:
     labels, actions = st.cache or options_of(prog, st)
     if type(actions) is tuple:  # a card played from a location (plays_of): its one action
         key, cards, (act, var) = actions
-        make_actions(prog, st, seat, labels[index], [(act, {var: (key, cards[index])})])
+        make_actions(prog, st, seat, labels[index], ((act, {var: (key, cards[index])}),))
     else:
         make_actions(prog, st, seat, labels[index], actions[index])
 
 
-def make_actions(prog: Program, st: RecycleState, seat: int, move: dict, actions: list) -> None:
+def make_actions(prog: Program, st: RecycleState, seat: int, move: dict, actions: Any) -> None:
     """Run an option's ``actions`` as the move ``move`` and play on to the next choice."""
     try:
         st.steps, st.began = 0, None
