@@ -69,7 +69,7 @@ SETUPS: dict[str, Setup] = {
     "ninety_eight": Setup(
         4, {"lives": 1}, False, False, {"easy:random": 400, "normal:easy": 400, "hard:normal": 400}
     ),
-    "cribbage": Setup(2, {}, True, False, {"easy:random": 200, "normal:easy": 300, "hard:normal": 300}),
+    "cribbage": Setup(2, {}, True, False, {"easy:random": 200, "normal:easy": 1000, "hard:normal": 300}),
     "stealing_bundles": Setup(
         4, {}, False, False, {"easy:random": 300, "normal:easy": 40, "hard:normal": 60}
     ),
