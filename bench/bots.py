@@ -69,7 +69,7 @@ SETUPS: dict[str, Setup] = {
     "ninety_eight": Setup(
         4, {"lives": 1}, False, False, {"easy:random": 400, "normal:easy": 400, "hard:normal": 400}
     ),
-    "cribbage": Setup(2, {}, True, False, {"easy:random": 200, "normal:easy": 300, "hard:normal": 300}),
+    "cribbage": Setup(2, {}, True, False, {"easy:random": 200, "normal:easy": 1000, "hard:normal": 300}),
     "stealing_bundles": Setup(
         4, {}, False, False, {"easy:random": 300, "normal:easy": 40, "hard:normal": 60}
     ),
@@ -285,6 +285,19 @@ def _play_chunk(job: tuple) -> dict:
     return raw
 
 
+def _so_far(by_matchup: dict[tuple, list[dict]], job: tuple, part: dict) -> None:
+    """Keep a finished chunk (jobs come back in unit order) and print its matchup's duplicate so far.
+
+    A long run stopped early still tells what its first units showed.
+    """
+    parts = by_matchup.setdefault(job[:3], [])
+    parts.append(part)
+    dups = [d for p in parts for d in p["dups"]]
+    mean, half = interval(dups)
+    name = " ".join(job[:3])
+    print(f"  {name} so far: {len(dups)} units, duplicate {mean:+.3f} ± {half:.3f}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, run the matchups and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -327,16 +340,16 @@ def main(argv: list[str] | None = None) -> int:
         for g, a, b, units in plan
         for start in range(0, units, chunk)
     ]
+    by_matchup: dict[tuple, list[dict]] = {}
     if args.jobs > 1:
         from multiprocessing import Pool
 
         with Pool(args.jobs) as pool:
-            parts = pool.map(_play_chunk, jobs, chunksize=1)
+            for job, part in zip(jobs, pool.imap(_play_chunk, jobs, chunksize=1), strict=True):
+                _so_far(by_matchup, job, part)
     else:
-        parts = [_play_chunk(job) for job in jobs]
-    by_matchup: dict[tuple, list[dict]] = {}
-    for job, part in zip(jobs, parts, strict=True):
-        by_matchup.setdefault(job[:3], []).append(part)  # jobs are in unit order
+        for job in jobs:
+            _so_far(by_matchup, job, _play_chunk(job))
     rows: dict[str, list[dict]] = {}
     for g, a, b, _units in plan:
         rows.setdefault(g, []).append(summarize(SETUPS[g], a, b, merge(by_matchup[g, a, b])))

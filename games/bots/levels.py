@@ -5,7 +5,8 @@ seat's ``view`` and ``legal_moves``. ``normal`` and ``hard`` are ``SearchBot``s
 (flat Monte Carlo over ``determinize``d deals, see ``search.py``) whose
 playouts are guided by the easy player; they differ in their budget. Phases
 with a very wide choice made before any card is played (Hearts' pass,
-Cribbage's discard) are decided by a per-game ``opening`` function instead.
+Cribbage's discard) are decided by a per-game ``opening`` function instead, or, at
+the levels a game names (``searched_openings``), searched among a ``shortlist``.
 
 What a search scores, per game (see docs/bots.md):
 
@@ -35,7 +36,7 @@ from typing import Any
 
 from games import GAMES
 from games.bots.search import Policy, SearchBot, SearchConfig
-from games.bots.settings import LEVELS, SEARCH_LEVELS, GameSettings, Opening
+from games.bots.settings import LEVELS, SEARCH_LEVELS, GameSettings, Opening, Shortlist
 from games.engine import Game, GameError, Move
 
 # Each game's settings, from its folder (``games/<game>/bots.py``).
@@ -75,19 +76,34 @@ class EasyBot:
 
 
 class LevelBot(SearchBot):
-    """A search bot that lets the game's opening function decide the wide phases."""
+    """A search bot that lets the game's opening function decide the wide phases.
 
-    def __init__(self, game: Game, config: SearchConfig, seed: int, opening: Opening | None, level: str):
+    With a ``shortlist``, the opening's move is only the anchor: the search weighs
+    it against the shortlist's other moves (Hearts' pass at ``hard``).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        config: SearchConfig,
+        seed: int,
+        opening: Opening | None,
+        level: str,
+        shortlist: Shortlist | None = None,
+    ):
         super().__init__(game, config, seed)
         self.opening = opening
         self.level = level
+        self.shortlist = shortlist
 
     def choose(self, state: Any, seat: int) -> Move:
-        """Return the opening function's move where it has one, else the search's."""
+        """Return the opening's move (or the best of its shortlist) where it has one, else the search's."""
         if self.opening is not None:
             move = self.opening(self.game, state, seat, self.rng)
             if move is not None:
-                return move
+                if self.shortlist is None:
+                    return move
+                return self.search(state, seat, self.shortlist(self.game, state, seat, move))
         return super().choose(state, seat)
 
 
@@ -133,5 +149,6 @@ def make(
         settings = settings_for(game)
         opening = settings.opening
         config = search_config(game, level, playouts, max_seconds, playout_scale)
-        return LevelBot(game, config, seed, opening, level)
+        shortlist = settings.shortlist if level in settings.searched_openings else None
+        return LevelBot(game, config, seed, opening, level, shortlist)
     raise GameError(f"there is no bot level {level!r} (known: {', '.join(LEVELS)})")

@@ -199,10 +199,17 @@ class SearchBot:
 
     def choose(self, state: Any, seat: int) -> Move:
         """Return the search's move, after the playout budget or the time cap."""
+        return self.search(state, seat, self.game.legal_moves(state, seat))
+
+    def search(self, state: Any, seat: int, moves: list[Move]) -> Move:
+        """Return the best of ``moves`` (legal moves of ``seat``; the policy's move among them).
+
+        A caller may pass a shortlist of a wide choice (Hearts' 286 passes) so the
+        budget goes to the moves worth weighing.
+        """
         game, config = self.game, self.config
         started = time.perf_counter()
         self.stats = stats = SearchStats()
-        moves = game.legal_moves(state, seat)
         if len(moves) == 1:
             return moves[0]
         before = _scores(game, state)

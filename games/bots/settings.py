@@ -12,6 +12,9 @@ from games.bots.search import Policy, Reward
 from games.engine import Game, Move
 
 Opening = Callable[[Game, Any, int, random.Random], Move | None]
+# ``(game, state, seat, ruled_move) -> moves``: the few moves of a wide opening choice
+# worth searching, the opening's own (ruled) move first.
+Shortlist = Callable[[Game, Any, int, Move], list[Move]]
 
 # The bot levels, weakest first: the one list. The server checks a level against it,
 # GET /api/games/ serves it (``bot_levels``) and the page offers it; the dashboard
@@ -31,6 +34,9 @@ class GameSettings:
     easy player's moves computed faster from the game's internals, or a better player);
     ``opening``, when set, decides the wide phases before the search (or returns
     ``None`` to leave a position to it). ``budgets[level]`` is ``(playouts, seconds)``.
+    At the levels in ``searched_openings`` the opening is searched instead of ruled:
+    the search weighs the moves ``shortlist`` draws up around the opening's move,
+    keeping that move unless another is clearly better.
     """
 
     easy: Policy
@@ -42,3 +48,5 @@ class GameSettings:
     budgets: dict[str, tuple[int, float]] = field(default_factory=dict)
     opening: Opening | None = None
     playout: Policy | None = None
+    shortlist: Shortlist | None = None
+    searched_openings: tuple[str, ...] = ()
