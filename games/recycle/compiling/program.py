@@ -72,6 +72,14 @@ class Program(Actions):
             ident: (kind == "team", end, tuple(items), node, len(items))
             for ident, (kind, end, items, node) in self.stages.items()
         }
+        # A stage whose round is one choice (most tricks: every seat plays a card), by its
+        # number: (a team stage, its end, the choice, its plays plan). The runner makes such a
+        # round at once after a move (runner.run), without walking the stage's items.
+        self.choice_rounds = {
+            ident: (kind == "team", end, items[0][1], self.plays_plans[items[0][1]])
+            for ident, (kind, end, items, node) in self.stages.items()
+            if ident and len(items) == 1 and items[0][0] is CHOICE
+        }
         direction, expression = scoring.args
         self.lowest_wins = direction == "min"
         # No two cards share a place in card order (then plays are sorted by it alone).

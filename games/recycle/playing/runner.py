@@ -59,6 +59,8 @@ def guarded(prog: Program, st: RecycleState, body: Any) -> None:
 def run(prog: Program, st: RecycleState) -> None:
     """Play on until a choice with at least one option, or the end of the game."""
     frames, plans, limit = st.frames, prog.stage_plans, prog.max_steps
+    if frames and _next_round(prog, st, frames[-1], limit):
+        return
     plays_plans = prog.plays_plans
     while frames:
         frame = frames[-1]
@@ -116,6 +118,44 @@ def run(prog: Program, st: RecycleState) -> None:
 
 
 _NO_VARIABLES: dict = {}  # conditions and actions read their env, never change it (they copy it)
+
+
+def _next_round(prog: Program, st: RecycleState, frame: list, limit: int) -> bool:
+    """After a move in a stage whose round is one choice (a trick): its next round at once.
+
+    The very steps ``run``'s loop takes (the cycle's step, then the end check and the
+    choice), without walking the stage's plan; only where neither step meets a bound.
+    Return whether it stopped at the choice; otherwise the state is as the loop leaves it
+    after those steps, and the loop goes on from there.
+    """
+    ident, index = frame
+    found = prog.choice_rounds.get(ident)
+    steps = st.steps
+    if found is None or index != 1 or (steps & CLOCK_EVERY) >= CLOCK_EVERY - 1 or steps + 2 > limit:
+        return False
+    team, end, choice, plan = found
+    cycles = st.tcycles if team else st.cycles
+    cycle = cycles[-1]
+    if cycle[1] >= 0:
+        cycle[0], cycle[1] = cycle[1], -1
+    else:
+        cycle[0] = (cycle[0] + 1) % (len(prog.teams) if team else st.players)
+    frame[1] = -1  # as the loop leaves it should the end check raise
+    if end(st, _NO_VARIABLES):
+        st.frames.pop()
+        cycles.pop()
+        st.steps = steps + 2
+        return False
+    frame[1] = 1
+    env = {}
+    options = (plan is not None and plays_of(prog, st, plan, env)) or build_options(
+        prog, st, choice, env, plan is not None
+    )
+    st.steps = steps + 2  # written once the steps are done, as the loop writes it
+    if options[0]:
+        st.choice, st.cache = choice, options
+        return True
+    return False  # passed over: the round is done (frame[1] is still 1)
 
 
 def _stage_bounds(st: RecycleState, node: Any, limit: int) -> None:
