@@ -380,9 +380,23 @@ def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
         index = labels.index(move)
     except ValueError:  # pragma: no cover - the contract's checks come first
         raise RecycleRuntimeError(f"{move} is not a legal move now") from None
-    if type(actions) is tuple:  # a card played from a location (plays_of): its one action
+    if type(actions) is tuple:  # a card played from a location (plays_of): its one action, here
         key, cards, (act, var) = actions
-        make_actions(prog, st, seat, labels[index], ((act, {var: (key, cards[index])}),))
+        try:  # make_actions' steps, inline: the searches make every move this way
+            st.steps, st.began = 0, None
+            st.choice = st.cache = None
+            act(st, {var: (key, cards[index])})
+            st.moves += 1
+            st.last = {"seat": seat, "move": labels[index]}
+            run(prog, st)
+            if not st.over and st.moves >= prog.max_moves:
+                _too_long(prog, st)
+        except RecycleRuntimeError as error:
+            _fail(st, str(error))
+            raise
+        except RecursionError:
+            _fail(st, "the description recursed too deeply")
+            raise RecycleRuntimeError(st.error) from None
     else:
         make_actions(prog, st, seat, labels[index], actions[index])
 
@@ -408,16 +422,20 @@ def make_actions(prog: Program, st: RecycleState, seat: int, move: dict, actions
         st.last = {"seat": seat, "move": move}
         run(prog, st)
         if not st.over and st.moves >= prog.max_moves:
-            # Name the innermost stage still being played: the one whose end never came.
-            node = prog.stages[st.frames[-1][0]][3] if st.frames else None
-            message = f"the game did not end within {prog.max_moves} moves (still in this stage)"
-            raise RecycleRuntimeError(message, node and node.line, node and node.column)
+            _too_long(prog, st)
     except RecycleRuntimeError as error:
         _fail(st, str(error))
         raise
     except RecursionError:
         _fail(st, "the description recursed too deeply")
         raise RecycleRuntimeError(st.error) from None
+
+
+def _too_long(prog: Program, st: RecycleState) -> None:
+    # Name the innermost stage still being played: the one whose end never came.
+    node = prog.stages[st.frames[-1][0]][3] if st.frames else None
+    message = f"the game did not end within {prog.max_moves} moves (still in this stage)"
+    raise RecycleRuntimeError(message, node and node.line, node and node.column)
 
 
 def _fail(st: RecycleState, message: str) -> None:
