@@ -84,6 +84,10 @@ class Program(Actions):
         self.lowest_wins = direction == "min"
         # No two cards share a place in card order (then plays are sorted by it alone).
         self.order_unique = len(set(self.order)) == len(self.order)
+        # A card's place in card order and its play's label, read without making the bound
+        # method at each listing (runner.plays_of).
+        self.order_of = self.order.__getitem__
+        self.label_of = self.play_label.__getitem__
         self.hand_order = [CARD_INDEX.get(name, 99) for name in self.names]  # for the deal's record
         self.scoring = self.number(expression, {})
 

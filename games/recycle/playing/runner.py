@@ -325,12 +325,12 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
             if len(cards) > 1:
                 if len(set(cards)) != len(cards):  # a card offered twice
                     return None
-                cards = sorted(cards, key=prog.order.__getitem__)
+                cards = sorted(cards, key=prog.order_of)
             else:
                 cards = [cards[0]]
             # The actions: (the location, its cards offered in card order, (action, variable)),
             # a card's action made only when it is played (make).
-            return list(map(prog.play_label.__getitem__, cards)), (key, cards, parts[i])
+            return list(map(prog.label_of, cards)), (key, cards, parts[i])
     order = prog.order
     offered = None
     for i, cards in enumerate(offers):
