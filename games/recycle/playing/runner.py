@@ -14,7 +14,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from games.engine import IllegalMoveError
+from games.engine import NO_EVENTS, IllegalMoveError
 from games.recycle.compiling.decisions import END
 from games.recycle.compiling.picks import Offer
 from games.recycle.compiling.program import DO, STAGE, Program
@@ -364,18 +364,19 @@ def options_of(prog: Program, st: RecycleState) -> tuple[list[dict], list[list]]
     return st.cache
 
 
-def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
-    """Make ``move`` (one of the options, or a set a pick allows) and play on to the next choice.
+def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> tuple:
+    """Make ``move`` (one of the options, or a set a pick allows) and play on to the next choice;
+    return the contract's events (none).
 
-    The contract's ``advance`` comes straight here: the searches make every move this
-    way, so the option is found and made without a call more than it needs.
+    The contract's ``advance`` is this, bound to the program (``RecycleGame``): the searches
+    make every move this way, so the option is found and made without a call more than it needs.
     """
     labels, actions = st.cache or options_of(prog, st)
     if type(labels) is not list and move not in labels:  # only a choice with a pick lists some moves
         found = picked(prog, st, move)
         if found is not None:
             make_actions(prog, st, seat, *found)
-            return
+            return NO_EVENTS
     try:
         index = labels.index(move)
     except ValueError:  # pragma: no cover - the contract's checks come first
@@ -399,6 +400,7 @@ def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
             raise RecycleRuntimeError(st.error) from None
     else:
         make_actions(prog, st, seat, labels[index], actions[index])
+    return NO_EVENTS
 
 
 def make(prog: Program, st: RecycleState, seat: int, index: int) -> None:
