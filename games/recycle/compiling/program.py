@@ -57,6 +57,7 @@ class Program(Actions):
         self.teams: list[list[int]] = []
         self.team_of: list[int] = []
         self._keys: dict[tuple, tuple] = {}  # the game's own keys, one object each (one_key)
+        self._member_tests: list[dict] = []  # member_tests' tests, emptied when a deck is made
         root = parse(text)
         declares = [n for n in root.args if n.kind == "declare"]
         setup = next(n for n in root.args if n.kind == "setup")
@@ -170,7 +171,22 @@ class Program(Actions):
             self.attribute_tables[attr] = [None] * first
         for attr, table in self.attribute_tables.items():  # extended in place: closures hold them
             table.extend(attrs.get(attr) for attrs in made)
+        for tests in self._member_tests:  # made for shorter tables
+            tests.clear()
         return list(range(first, len(self.card_attrs)))
+
+    def member_tests(self, table: list) -> tuple[dict[Any, Fn], Fn]:
+        """Return ``(tests, fill)`` for an attribute ``table``: ``tests[v]``, once ``fill(v)`` has
+        made it, tells whether a card's value is ``v`` (a set's ``__contains__``), so a filter
+        keeps a hand's cards in C (``filter``), not by a comprehension a card."""
+        tests: dict[Any, Fn] = {}
+        self._member_tests.append(tests)
+
+        def fill(v: Any) -> Fn:
+            test = tests[v] = frozenset(c for c, x in enumerate(table) if x == v).__contains__
+            return test
+
+        return tests, fill
 
     def one_key(self, key: tuple) -> tuple:
         """Return the one tuple the whole program uses for the game's location or storage ``key``:
