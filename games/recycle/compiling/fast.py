@@ -84,6 +84,8 @@ def counted_compare(
     size and the stored number are never ``None``, so ``<`` and ``>`` need no check for it.
     """
     test = OPERATOR[op]
+    if op == "==":  # the guards' usual test (leading or following), compared inline: no call
+        return _counted_equal(storage, owner, rest, k, seats)
     if storage:
         (name,) = rest
         if isinstance(owner, tuple):
@@ -99,10 +101,29 @@ def counted_compare(
     return lambda st, env: test(len(st.locs.get((env.get(owner), kind, name), ())), k)
 
 
+def _counted_equal(storage: bool, owner: str | int | tuple, rest: tuple, k: int, seats: tuple) -> Fn:
+    """``counted_compare`` for ``==``."""
+    if storage:
+        (name,) = rest
+        if isinstance(owner, tuple):
+            return lambda st, env: st.sto.get(owner, 0) == k
+        if owner == "current":
+            return lambda st, env: st.sto.get((st.cycles[-1][0], name), 0) == k
+        return lambda st, env: st.sto.get((env.get(owner), name), 0) == k
+    kind, name = rest
+    if isinstance(owner, tuple):
+        return lambda st, env: len(st.locs.get(owner, ())) == k
+    if owner == "current":
+        return lambda st, env: len(st.locs.get(seats[st.cycles[-1][0]], ())) == k
+    return lambda st, env: len(st.locs.get((env.get(owner), kind, name), ())) == k
+
+
 def sized_compare(op: str, cards: Fn, k: int) -> Fn:
     """Return ``(OP (size CARDS) k)`` for a collection of cards (a filter, a union) in one closure."""
     test = OPERATOR[op]
     held = getattr(cards, "held", None)
+    if held is not None and op == "==":  # "holds no card of the led suit": compared inline
+        return lambda st, env: len(held(st, env)[1]) == k
     if held is not None:  # the cards of one location, counted without a pair per card
         return lambda st, env: test(len(held(st, env)[1]), k)
     return lambda st, env: test(len(cards(st, env)), k)

@@ -7,6 +7,7 @@ side once per filter, not once per card.
 
 from __future__ import annotations
 
+from itertools import filterfalse
 from typing import Any
 
 from games.recycle.compiling.fast import Fn, draws, uses
@@ -122,6 +123,8 @@ def _held_in_hand(prog: Any, cards: Fn, side: Fn, table: list, equal: bool, cons
         return None
     kind, name = current
     seats = prog.seat_keys(kind, name)
+    tests, fill = prog.member_tests(table)
+    keep = filter if equal else filterfalse  # the cards whose value is, or is not, X
     if end is None:
         known, v = constant
         if not known:
@@ -129,9 +132,7 @@ def _held_in_hand(prog: Any, cards: Fn, side: Fn, table: list, equal: bool, cons
 
         def held_by_constant(st, env):
             k = seats[st.cycles[-1][0]]
-            if equal:
-                return k, [c for c in st.locs.get(k, ()) if table[c] == v]
-            return k, [c for c in st.locs.get(k, ()) if table[c] != v]
+            return k, list(keep(tests.get(v) or fill(v), st.locs.get(k, ())))
 
         return held_by_constant
     side_table, fixed, index = end
@@ -141,8 +142,6 @@ def _held_in_hand(prog: Any, cards: Fn, side: Fn, table: list, equal: bool, cons
         led = locs.get(fixed)
         v = side_table[led[index]] if led else None
         k = seats[st.cycles[-1][0]]
-        if equal:
-            return k, [c for c in locs.get(k, ()) if table[c] == v]
-        return k, [c for c in locs.get(k, ()) if table[c] != v]
+        return k, list(keep(tests.get(v) or fill(v), locs.get(k, ())))
 
     return held

@@ -57,6 +57,7 @@ class Program(Actions):
         self.teams: list[list[int]] = []
         self.team_of: list[int] = []
         self._keys: dict[tuple, tuple] = {}  # the game's own keys, one object each (one_key)
+        self._member_tests: list[dict] = []  # member_tests' tests, emptied when a deck is made
         root = parse(text)
         declares = [n for n in root.args if n.kind == "declare"]
         setup = next(n for n in root.args if n.kind == "setup")
@@ -72,10 +73,22 @@ class Program(Actions):
             ident: (kind == "team", end, tuple(items), node, len(items))
             for ident, (kind, end, items, node) in self.stages.items()
         }
+        # A stage whose round is one choice (most tricks: every seat plays a card), by its
+        # number: (a team stage, its end, the choice, its plays plan). The runner makes such a
+        # round at once after a move (runner.run), without walking the stage's items.
+        self.choice_rounds = {
+            ident: (kind == "team", end, items[0][1], self.plays_plans[items[0][1]])
+            for ident, (kind, end, items, node) in self.stages.items()
+            if ident and len(items) == 1 and items[0][0] is CHOICE
+        }
         direction, expression = scoring.args
         self.lowest_wins = direction == "min"
         # No two cards share a place in card order (then plays are sorted by it alone).
         self.order_unique = len(set(self.order)) == len(self.order)
+        # A card's place in card order and its play's label, read without making the bound
+        # method at each listing (runner.plays_of).
+        self.order_of = self.order.__getitem__
+        self.label_of = self.play_label.__getitem__
         self.hand_order = [CARD_INDEX.get(name, 99) for name in self.names]  # for the deal's record
         self.scoring = self.number(expression, {})
 
@@ -158,7 +171,22 @@ class Program(Actions):
             self.attribute_tables[attr] = [None] * first
         for attr, table in self.attribute_tables.items():  # extended in place: closures hold them
             table.extend(attrs.get(attr) for attrs in made)
+        for tests in self._member_tests:  # made for shorter tables
+            tests.clear()
         return list(range(first, len(self.card_attrs)))
+
+    def member_tests(self, table: list) -> tuple[dict[Any, Fn], Fn]:
+        """Return ``(tests, fill)`` for an attribute ``table``: ``tests[v]``, once ``fill(v)`` has
+        made it, tells whether a card's value is ``v`` (a set's ``__contains__``), so a filter
+        keeps a hand's cards in C (``filter``), not by a comprehension a card."""
+        tests: dict[Any, Fn] = {}
+        self._member_tests.append(tests)
+
+        def fill(v: Any) -> Fn:
+            test = tests[v] = frozenset(c for c, x in enumerate(table) if x == v).__contains__
+            return test
+
+        return tests, fill
 
     def one_key(self, key: tuple) -> tuple:
         """Return the one tuple the whole program uses for the game's location or storage ``key``:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
+from types import MethodType
 from typing import Any
 
 from games.engine import NO_EVENTS, Event, Game, GameInfo, Move
@@ -59,6 +60,9 @@ class RecycleGame(Game):
         self.bot_settings = bots.settings(self.info)
         self.words = branch_words(self.program, self.text)
         self.items = branch_items(self.program)
+        # The searches call advance for every move: the runner's own, bound to the program
+        # (CPython calls a bound method as a plain Python call), not a method calling it.
+        self.advance = MethodType(runner.advance, self.program)
 
     def retitle(self, name: str, description: str) -> None:
         """Give the game a new title and staff description; its program, id and moves stay."""
@@ -138,9 +142,9 @@ class RecycleGame(Game):
         return events
 
     def advance(self, state: RecycleState, seat: int, move: Move) -> tuple[Event, ...]:
-        """Make a legal move and play on to the next choice."""
-        runner.advance(self.program, state, seat, move)
-        return NO_EVENTS
+        """Make a legal move and play on to the next choice (each game binds ``runner.advance``
+        in its place: this is what it does)."""
+        return runner.advance(self.program, state, seat, move)
 
     def move_words(self, state: RecycleState, seat: int, move: Move) -> dict[str, Any] | None:
         """The words and item kinds of the choice a branch is chosen at (``{"words", "items"}``)."""

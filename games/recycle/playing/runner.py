@@ -14,7 +14,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from games.engine import IllegalMoveError
+from games.engine import NO_EVENTS, IllegalMoveError
 from games.recycle.compiling.decisions import END
 from games.recycle.compiling.picks import Offer
 from games.recycle.compiling.program import DO, STAGE, Program
@@ -59,6 +59,8 @@ def guarded(prog: Program, st: RecycleState, body: Any) -> None:
 def run(prog: Program, st: RecycleState) -> None:
     """Play on until a choice with at least one option, or the end of the game."""
     frames, plans, limit = st.frames, prog.stage_plans, prog.max_steps
+    if frames and _next_round(prog, st, frames[-1], limit):
+        return
     plays_plans = prog.plays_plans
     while frames:
         frame = frames[-1]
@@ -116,6 +118,44 @@ def run(prog: Program, st: RecycleState) -> None:
 
 
 _NO_VARIABLES: dict = {}  # conditions and actions read their env, never change it (they copy it)
+
+
+def _next_round(prog: Program, st: RecycleState, frame: list, limit: int) -> bool:
+    """After a move in a stage whose round is one choice (a trick): its next round at once.
+
+    The very steps ``run``'s loop takes (the cycle's step, then the end check and the
+    choice), without walking the stage's plan; only where neither step meets a bound.
+    Return whether it stopped at the choice; otherwise the state is as the loop leaves it
+    after those steps, and the loop goes on from there.
+    """
+    ident, index = frame
+    found = prog.choice_rounds.get(ident)
+    steps = st.steps
+    if found is None or index != 1 or (steps & CLOCK_EVERY) >= CLOCK_EVERY - 1 or steps + 2 > limit:
+        return False
+    team, end, choice, plan = found
+    cycles = st.tcycles if team else st.cycles
+    cycle = cycles[-1]
+    if cycle[1] >= 0:
+        cycle[0], cycle[1] = cycle[1], -1
+    else:
+        cycle[0] = (cycle[0] + 1) % (len(prog.teams) if team else st.players)
+    frame[1] = -1  # as the loop leaves it should the end check raise
+    if end(st, _NO_VARIABLES):
+        st.frames.pop()
+        cycles.pop()
+        st.steps = steps + 2
+        return False
+    frame[1] = 1
+    env = {}
+    options = (plan is not None and plays_of(prog, st, plan, env)) or build_options(
+        prog, st, choice, env, plan is not None
+    )
+    st.steps = steps + 2  # written once the steps are done, as the loop writes it
+    if options[0]:
+        st.choice, st.cache = choice, options
+        return True
+    return False  # passed over: the round is done (frame[1] is still 1)
 
 
 def _stage_bounds(st: RecycleState, node: Any, limit: int) -> None:
@@ -285,12 +325,12 @@ def plays_of(prog: Program, st: RecycleState, plan: tuple, env: dict) -> tuple[l
             if len(cards) > 1:
                 if len(set(cards)) != len(cards):  # a card offered twice
                     return None
-                cards = sorted(cards, key=prog.order.__getitem__)
+                cards = sorted(cards, key=prog.order_of)
             else:
                 cards = [cards[0]]
             # The actions: (the location, its cards offered in card order, (action, variable)),
             # a card's action made only when it is played (make).
-            return list(map(prog.play_label.__getitem__, cards)), (key, cards, parts[i])
+            return list(map(prog.label_of, cards)), (key, cards, parts[i])
     order = prog.order
     offered = None
     for i, cards in enumerate(offers):
@@ -324,27 +364,43 @@ def options_of(prog: Program, st: RecycleState) -> tuple[list[dict], list[list]]
     return st.cache
 
 
-def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> None:
-    """Make ``move`` (one of the options, or a set a pick allows) and play on to the next choice.
+def advance(prog: Program, st: RecycleState, seat: int, move: dict) -> tuple:
+    """Make ``move`` (one of the options, or a set a pick allows) and play on to the next choice;
+    return the contract's events (none).
 
-    The contract's ``advance`` comes straight here: the searches make every move this
-    way, so the option is found and made without a call more than it needs.
+    The contract's ``advance`` is this, bound to the program (``RecycleGame``): the searches
+    make every move this way, so the option is found and made without a call more than it needs.
     """
     labels, actions = st.cache or options_of(prog, st)
     if type(labels) is not list and move not in labels:  # only a choice with a pick lists some moves
         found = picked(prog, st, move)
         if found is not None:
             make_actions(prog, st, seat, *found)
-            return
+            return NO_EVENTS
     try:
         index = labels.index(move)
     except ValueError:  # pragma: no cover - the contract's checks come first
         raise RecycleRuntimeError(f"{move} is not a legal move now") from None
-    if type(actions) is tuple:  # a card played from a location (plays_of): its one action
+    if type(actions) is tuple:  # a card played from a location (plays_of): its one action, here
         key, cards, (act, var) = actions
-        make_actions(prog, st, seat, labels[index], ((act, {var: (key, cards[index])}),))
+        try:  # make_actions' steps, inline: the searches make every move this way
+            st.steps, st.began = 0, None
+            st.choice = st.cache = None
+            act(st, {var: (key, cards[index])})
+            st.moves += 1
+            st.last = {"seat": seat, "move": labels[index]}
+            run(prog, st)
+            if not st.over and st.moves >= prog.max_moves:
+                _too_long(prog, st)
+        except RecycleRuntimeError as error:
+            _fail(st, str(error))
+            raise
+        except RecursionError:
+            _fail(st, "the description recursed too deeply")
+            raise RecycleRuntimeError(st.error) from None
     else:
         make_actions(prog, st, seat, labels[index], actions[index])
+    return NO_EVENTS
 
 
 def make(prog: Program, st: RecycleState, seat: int, index: int) -> None:
@@ -368,16 +424,20 @@ def make_actions(prog: Program, st: RecycleState, seat: int, move: dict, actions
         st.last = {"seat": seat, "move": move}
         run(prog, st)
         if not st.over and st.moves >= prog.max_moves:
-            # Name the innermost stage still being played: the one whose end never came.
-            node = prog.stages[st.frames[-1][0]][3] if st.frames else None
-            message = f"the game did not end within {prog.max_moves} moves (still in this stage)"
-            raise RecycleRuntimeError(message, node and node.line, node and node.column)
+            _too_long(prog, st)
     except RecycleRuntimeError as error:
         _fail(st, str(error))
         raise
     except RecursionError:
         _fail(st, "the description recursed too deeply")
         raise RecycleRuntimeError(st.error) from None
+
+
+def _too_long(prog: Program, st: RecycleState) -> None:
+    # Name the innermost stage still being played: the one whose end never came.
+    node = prog.stages[st.frames[-1][0]][3] if st.frames else None
+    message = f"the game did not end within {prog.max_moves} moves (still in this stage)"
+    raise RecycleRuntimeError(message, node and node.line, node and node.column)
 
 
 def _fail(st: RecycleState, message: str) -> None:
