@@ -22,9 +22,12 @@ MARKS_JS = """() => [...document.querySelectorAll('#hand .card.in-hand.marked')]
 })"""
 
 
+# Games played at most, each at a new table: the deal is the table's own, so a game may end
+# (the random bot out of lives) before the player ever holds a card that would go over.
+GAMES = 3
+
+
 def test_ninety_eights_hand_marks_fit_on_a_phone(site_server, new_page) -> None:
-    page = new_page(**PHONE)
-    play_against_bots(page, site_server.url, "Ann", "ninety_eight", 2, {"Lives": "3"})
     seen: list[dict] = []
 
     def check(page, state) -> None:
@@ -33,7 +36,12 @@ def test_ninety_eights_hand_marks_fit_on_a_phone(site_server, new_page) -> None:
         cut = [m for m in marks if m["need"] > m["room"] + 0.5]
         assert not cut, cut
 
-    play_to_end([page], seed=5, limit=300, tap=True, on_turn=check)
-    assert any(m["danger"] for m in seen), "no card that goes over was ever marked"
+    for game in range(GAMES):
+        page = new_page(**PHONE)
+        play_against_bots(page, site_server.url, "Ann", "ninety_eight", 2, {"Lives": "3"})
+        play_to_end([page], seed=5 + game, limit=300, tap=True, on_turn=check)
+        assert page.errors == []
+        if any(m["danger"] for m in seen):
+            break
+    assert any(m["danger"] for m in seen), f"no card that goes over was marked in {GAMES} games"
     assert len(seen) > 10
-    assert page.errors == []
