@@ -54,11 +54,10 @@ class Compiled(Generic[M]):
     def run(self, *values: object) -> list[M]:
         """The instances the queryset ``build(*values)`` would give, in its order."""
         # Building the queryset costs as much as running it: it is built only to compile it.
-        query = self.build(*self.examples) if self._model is None else None
-        alias = router.db_for_read(query.model if query is not None else self._model)
+        alias = router.db_for_read(self._model or self.build(*self.examples).model)
         compiled = self._compiled.get(alias)
         if compiled is None:
-            compiled = self._compile(query if query is not None else self.build(*self.examples), alias)
+            compiled = self._compile(self.build(*self.examples), alias)
         base, sql, params, slots = compiled
         connection = connections[alias]
         filled = list(params)
