@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import threading
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from django.db import connections, router
@@ -34,6 +34,7 @@ M = TypeVar("M", bound=Model)
 # Examples for ``Compiled``: no table id, row id or stored time of a real row equals these.
 EXAMPLE_TABLE = "\x00an example table\x00"
 EXAMPLE_ID = -987_654_321
+EXAMPLE_TIME = datetime(1970, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
 
 
 class Compiled(Generic[M]):

@@ -12,14 +12,20 @@ import os
 import secrets
 import socket
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
-from cardtable.tables.authority.compiled import EXAMPLE_ID, EXAMPLE_TABLE, Compiled, CompiledWrite
+from cardtable.tables.authority.compiled import (
+    EXAMPLE_ID,
+    EXAMPLE_TABLE,
+    EXAMPLE_TIME,
+    Compiled,
+    CompiledWrite,
+)
 from cardtable.tables.events import TableChanged, emit
 from cardtable.tables.models import Connection, MoveRecord, Seat, Table
 
@@ -180,14 +186,13 @@ def _seat_of(table_id: str, player_id: int) -> QuerySet[Seat]:
 # Read by every connect of a seated player: compiled once per process (``compiled.py``).
 _SEAT_OF = Compiled(_seat_of, EXAMPLE_TABLE, EXAMPLE_ID)
 # Written by every connect (after a restart, all three): compiled once per process too.
-_EXAMPLE_TIME = datetime(1970, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
 _CONNECTED = CompiledWrite.insert(
     Connection,
     ("channel", "table_id", "player_id", "seen", "process"),
     "\x00an example channel\x00",
     EXAMPLE_TABLE,
     EXAMPLE_ID,
-    _EXAMPLE_TIME,
+    EXAMPLE_TIME,
     "\x00an example process\x00",
 )
 _NOT_ALONE = CompiledWrite.update(

@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db.models import Max, QuerySet
 
 from cardtable.tables.authority import presence
-from cardtable.tables.authority.compiled import EXAMPLE_ID, EXAMPLE_TABLE, Compiled
+from cardtable.tables.authority.compiled import EXAMPLE_ID, EXAMPLE_TABLE, EXAMPLE_TIME, Compiled
 from cardtable.tables.models import Match, Seat, Table
 from cardtable.tables.players import names
 from games import get_game
@@ -124,8 +124,7 @@ def _load_query(with_state: bool) -> Callable[[str, datetime], QuerySet[Seat]]:
 
 
 # Compiled once per process: building this query's SQL cost more than running it.
-_EXAMPLE_TIME = datetime(1970, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
-_LOAD = {state: Compiled(_load_query(state), EXAMPLE_TABLE, _EXAMPLE_TIME) for state in (False, True)}
+_LOAD = {state: Compiled(_load_query(state), EXAMPLE_TABLE, EXAMPLE_TIME) for state in (False, True)}
 
 
 def load(table_id: str, with_state: bool = False) -> tuple[Table, list[Seat], set[int]]:

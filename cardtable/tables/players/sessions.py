@@ -9,25 +9,24 @@ everyone connected"), so the read goes through ``Compiled``. Everything else
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from cardtable.tables.authority.compiled import Compiled
+from cardtable.tables.authority.compiled import EXAMPLE_TIME, Compiled
 
 # No session key is ever this (Django's keys are 32 lowercase letters and digits).
 _EXAMPLE_KEY = "\x00an example session\x00"
-_EXAMPLE_TIME = datetime(1970, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
 
 
 def _session(session_key: str, now: datetime) -> QuerySet[Session]:
     return Session.objects.filter(session_key=session_key, expire_date__gt=now).order_by()[:1]
 
 
-_SESSION = Compiled(_session, _EXAMPLE_KEY, _EXAMPLE_TIME)
+_SESSION = Compiled(_session, _EXAMPLE_KEY, EXAMPLE_TIME)
 
 
 class SessionStore(db.SessionStore):
